@@ -1,0 +1,57 @@
+/* Argument checks shared by the public entry points. */
+#include "check.h"
+#include "error.h"
+
+#include <stdint.h>
+
+prism_status prism__check_ctx(const prism_context *ctx, const char *fn) {
+  if (!ctx)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: ctx is NULL", fn);
+  return PRISM_OK;
+}
+
+prism_status prism__check_buffer(prism_context *ctx, const prism_buffer *buf,
+                                 size_t offset, size_t need, const char *fn,
+                                 const char *arg) {
+  if (!buf)
+    return prism__fail(ctx, PRISM_NULL_POINTER, "%s: %s is NULL", fn, arg);
+  if (buf->magic != PRISM__BUFFER_MAGIC)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: %s is not a live prism buffer", fn, arg);
+  if (buf->ctx != ctx)
+    return prism__fail(ctx, PRISM_CONTEXT_MISMATCH,
+                       "%s: %s belongs to another context", fn, arg);
+  if (offset > buf->bytes || need > buf->bytes - offset)
+    return prism__fail(ctx, PRISM_BUFFER_TOO_SMALL,
+                       "%s: %s holds %zu bytes; the request needs %zu bytes "
+                       "from offset %zu",
+                       fn, arg, buf->bytes, need, offset);
+  return PRISM_OK;
+}
+
+prism_status prism__check_type_op(prism_context *ctx, prism_type type,
+                                  prism_op op, const char *fn) {
+  if ((unsigned)type >= PRISM_TYPE_COUNT)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: type %d is not a prism_type", fn, (int)type);
+  if (!((ctx->info.type_mask >> type) & 1u))
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "%s: type %s is not supported on %s", fn,
+                       prism_type_name(type), ctx->info.device_name);
+  if (op != PRISM_SUM && op != PRISM_MIN && op != PRISM_MAX)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: op %d is not a prism_op (sum, min, max)", fn,
+                       (int)op);
+  return PRISM_OK;
+}
+
+prism_status prism__check_count(prism_context *ctx, prism_type type, size_t n,
+                                const char *fn, size_t *bytes) {
+  size_t size = prism_type_size(type);
+  if (n > SIZE_MAX / size)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: n = %zu elements of %s overflow the address space",
+                       fn, n, prism_type_name(type));
+  *bytes = n * size;
+  return PRISM_OK;
+}

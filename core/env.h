@@ -1,0 +1,14 @@
+#ifndef PRISM_CORE_ENV_H
+#define PRISM_CORE_ENV_H
+
+#include "prism.h"
+
+/**
+ * Read PRISM_BACKEND, PRISM_DEVICE and PRISM_OPENCL_PLATFORM into options.
+ * Unset or empty variables keep their defaults. A bad value returns
+ * PRISM_INVALID_ENVIRONMENT with a thread-local message listing the valid
+ * values. options->opencl_platform points into the environment.
+ */
+prism_status prism__options_from_env(prism_context_options *options);
+
+#endif /* PRISM_CORE_ENV_H */

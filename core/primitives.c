@@ -1,0 +1,103 @@
+/* Reduce and scan: validate, handle n = 0, route to the backend. */
+#include "check.h"
+#include "error.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The identity of op for type, written to out (one element). */
+static void identity(prism_type type, prism_op op, void *out) {
+  union {
+    int32_t i32;
+    uint32_t u32;
+    float f32;
+    int64_t i64;
+    uint64_t u64;
+    double f64;
+  } v;
+  memset(&v, 0, sizeof v);
+  int lo = op == PRISM_MAX; /* MAX starts at the lowest value */
+  if (op != PRISM_SUM) {
+    switch (type) {
+    case PRISM_I32:
+      v.i32 = lo ? INT32_MIN : INT32_MAX;
+      break;
+    case PRISM_U32:
+      v.u32 = lo ? 0 : UINT32_MAX;
+      break;
+    case PRISM_F32:
+      v.f32 = lo ? -INFINITY : INFINITY;
+      break;
+    case PRISM_I64:
+      v.i64 = lo ? INT64_MIN : INT64_MAX;
+      break;
+    case PRISM_U64:
+      v.u64 = lo ? 0 : UINT64_MAX;
+      break;
+    case PRISM_F64:
+      v.f64 = lo ? -(double)INFINITY : (double)INFINITY;
+      break;
+    }
+  }
+  memcpy(out, &v, prism_type_size(type));
+}
+
+prism_status prism_reduce(prism_context *ctx, prism_type type, prism_op op,
+                          const prism_buffer *in, size_t n, void *result) {
+  static const char fn[] = "prism_reduce";
+  size_t bytes = 0;
+  prism_status st = prism__check_ctx(ctx, fn);
+  if (st == PRISM_OK)
+    st = prism__check_type_op(ctx, type, op, fn);
+  if (st == PRISM_OK)
+    st = prism__check_count(ctx, type, n, fn, &bytes);
+  if (st == PRISM_OK)
+    st = prism__check_buffer(ctx, in, 0, bytes, fn, "in");
+  if (st != PRISM_OK)
+    return st;
+  if (!result)
+    return prism__fail(ctx, PRISM_NULL_POINTER, "%s: result is NULL", fn);
+  if (n == 0) {
+    identity(type, op, result);
+    return PRISM_OK;
+  }
+  if (!ctx->backend->reduce)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "%s: not implemented by the %s "
+                       "backend",
+                       fn, ctx->backend->name);
+  prism__reduce_args args = {type, op, in->native, n, result};
+  return ctx->backend->reduce(ctx, &args);
+}
+
+prism_status prism_scan(prism_context *ctx, prism_type type, prism_op op,
+                        prism_scan_kind kind, const prism_buffer *in,
+                        prism_buffer *out, size_t n) {
+  static const char fn[] = "prism_scan";
+  size_t bytes = 0;
+  prism_status st = prism__check_ctx(ctx, fn);
+  if (st == PRISM_OK)
+    st = prism__check_type_op(ctx, type, op, fn);
+  if (st == PRISM_OK && kind != PRISM_INCLUSIVE && kind != PRISM_EXCLUSIVE)
+    st = prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                     "%s: kind %d is not a prism_scan_kind (inclusive, "
+                     "exclusive)",
+                     fn, (int)kind);
+  if (st == PRISM_OK)
+    st = prism__check_count(ctx, type, n, fn, &bytes);
+  if (st == PRISM_OK)
+    st = prism__check_buffer(ctx, in, 0, bytes, fn, "in");
+  if (st == PRISM_OK)
+    st = prism__check_buffer(ctx, out, 0, bytes, fn, "out");
+  if (st != PRISM_OK || n == 0)
+    return st;
+  if (!ctx->backend->scan)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "%s: not implemented by the %s "
+                       "backend",
+                       fn, ctx->backend->name);
+  prism__scan_args args = {type, op, kind, in->native, out->native, n};
+  return ctx->backend->scan(ctx, &args);
+}

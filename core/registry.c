@@ -1,0 +1,56 @@
+/* The backends built into this library and how they are probed. */
+#include "context.h"
+#include "error.h"
+#include "registry.h"
+
+#include <stdio.h>
+
+const prism__backend *prism__find_backend(prism_backend kind) {
+  switch (kind) {
+#ifdef PRISM_HAVE_CUDA
+  case PRISM_BACKEND_CUDA:
+    return &prism__backend_cuda;
+#endif
+#ifdef PRISM_HAVE_OPENCL
+  case PRISM_BACKEND_OPENCL:
+    return &prism__backend_opencl;
+#endif
+  default:
+    return NULL;
+  }
+}
+
+int prism_backend_built(prism_backend backend) {
+  return prism__find_backend(backend) != NULL;
+}
+
+prism_status prism_backend_probe(prism_backend backend, int *count,
+                                 char *reason, size_t reason_size) {
+  char scratch[256];
+  if (!reason || reason_size == 0) {
+    reason = scratch;
+    reason_size = sizeof scratch;
+  }
+  reason[0] = '\0';
+  prism__clear_global_error();
+  if (!count)
+    return prism__fail(NULL, PRISM_NULL_POINTER,
+                       "prism_backend_probe: count is NULL");
+  *count = 0;
+  if (backend == PRISM_BACKEND_AUTO)
+    return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
+                       "prism_backend_probe: backend must be cuda or opencl, "
+                       "not auto");
+  const prism__backend *b = prism__find_backend(backend);
+  if (!b) {
+    snprintf(reason, reason_size,
+             "the %s backend is not built into this "
+             "library",
+             prism_backend_name(backend));
+    return prism__fail(NULL, PRISM_BACKEND_UNAVAILABLE, "%s", reason);
+  }
+  prism_status st = b->probe(count, reason, reason_size);
+  if (st != PRISM_OK)
+    prism__fail(NULL, st, "%s: %s", b->name, reason);
+  return st;
+}

@@ -1,0 +1,308 @@
+/*
+ * prism: data-parallel primitives on GPUs and other OpenCL devices.
+ *
+ * One C API, two native backends (CUDA on NVIDIA GPUs, OpenCL C on any
+ * OpenCL device), chosen at run time.
+ *
+ * Conventions
+ * - Every call that can fail returns a prism_status; PRISM_OK is 0.
+ * - A context owns a device queue. Primitives are queued on it and return
+ *   before the device is done, except where a result comes back to the host
+ *   (prism_reduce, prism_buffer_read). Calls on one context run in the order
+ *   they were made. A context may be used by one thread at a time.
+ * - On failure the context keeps a message naming the argument or the cause
+ *   (prism_context_last_error). Failures with no context (creation, NULL
+ *   context) leave their message in a thread-local slot (prism_last_error).
+ * - n = 0 is a valid no-op for every primitive. Element counts are size_t;
+ *   inputs of more than 2^31 elements work.
+ * - Bad input never crashes and never writes outside the caller's buffers;
+ *   the context stays usable after any error.
+ */
+#ifndef PRISM_H
+#define PRISM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(PRISM_BUILDING)
+#define PRISM_API __declspec(dllexport)
+#elif defined(PRISM_BUILDING) && defined(__GNUC__)
+#define PRISM_API __attribute__((visibility("default")))
+#else
+#define PRISM_API
+#endif
+
+#define PRISM_VERSION_MAJOR 0
+#define PRISM_VERSION_MINOR 1
+#define PRISM_VERSION_PATCH 0
+#define PRISM_VERSION_NUMBER                                                   \
+  (PRISM_VERSION_MAJOR * 10000 + PRISM_VERSION_MINOR * 100 +                   \
+   PRISM_VERSION_PATCH)
+
+/** The library's version as "MAJOR.MINOR.PATCH". */
+PRISM_API const char *prism_version(void);
+
+/** The library's version as MAJOR * 10000 + MINOR * 100 + PATCH. */
+PRISM_API unsigned prism_version_number(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* XX(NAME, value, description). Append only: values are part of the ABI. */
+#define PRISM_STATUS_MAP(XX)                                                   \
+  XX(OK, 0, "success")                                                         \
+  XX(INVALID_ARGUMENT, 1, "invalid argument")                                  \
+  XX(NULL_POINTER, 2, "a required pointer or handle is NULL")                  \
+  XX(BUFFER_TOO_SMALL, 3, "a buffer is too small for the request")             \
+  XX(CONTEXT_MISMATCH, 4, "a buffer belongs to another context")               \
+  XX(UNSUPPORTED, 5, "type or operation not supported on this device")         \
+  XX(BACKEND_UNAVAILABLE, 6, "backend not built in, or no driver")             \
+  XX(DEVICE_NOT_FOUND, 7, "no such device or platform")                        \
+  XX(INVALID_ENVIRONMENT, 8, "an environment variable has a bad value")        \
+  XX(OUT_OF_MEMORY, 9, "out of host or device memory")                         \
+  XX(BUILD_FAILED, 10, "device program build failed")                          \
+  XX(BACKEND_ERROR, 11, "the device runtime reported an error")                \
+  XX(INTERNAL, 12, "internal error")
+
+/** Status of a prism call. */
+typedef enum prism_status {
+#define PRISM_STATUS_ENUM_(name, value, text) PRISM_##name = value,
+  PRISM_STATUS_MAP(PRISM_STATUS_ENUM_)
+#undef PRISM_STATUS_ENUM_
+} prism_status;
+
+/** The enumerator's name without prefix ("OK", "INVALID_ARGUMENT", ...). */
+PRISM_API const char *prism_status_name(prism_status status);
+
+/** A one-line description of the status. Unknown values give "unknown". */
+PRISM_API const char *prism_status_string(prism_status status);
+
+/**
+ * The message of the last failure on this thread that had no context to
+ * keep it (context creation, a NULL context). Empty if none. The pointer is
+ * valid until the next prism call on this thread.
+ */
+PRISM_API const char *prism_last_error(void);
+
+/* ------------------------------------------------------------------------ */
+/* Element types and operators                                               */
+/* ------------------------------------------------------------------------ */
+
+/** Element types. 64-bit floats need device support (PRISM_UNSUPPORTED
+ * otherwise; see prism_context_supports). Append only. */
+typedef enum prism_type {
+  PRISM_I32 = 0,
+  PRISM_U32 = 1,
+  PRISM_F32 = 2,
+  PRISM_I64 = 3,
+  PRISM_U64 = 4,
+  PRISM_F64 = 5
+} prism_type;
+
+#define PRISM_TYPE_COUNT 6
+
+/** Size in bytes of one element of the type, 0 for an unknown type. */
+PRISM_API size_t prism_type_size(prism_type type);
+
+/** Lower-case type name ("i32", "f64"), or "unknown". */
+PRISM_API const char *prism_type_name(prism_type type);
+
+/**
+ * Reduction and scan operators.
+ * - SUM: integers wrap around modulo 2^bits (two's complement for signed
+ *   types). Floats add in an order the backend chooses, so results can differ
+ *   from a serial sum by rounding (see README, "Floating point").
+ * - MIN, MAX: any NaN operand makes the result NaN; -0.0 orders below +0.0.
+ *   With these rules min and max are exact and independent of order.
+ */
+typedef enum prism_op { PRISM_SUM = 0, PRISM_MIN = 1, PRISM_MAX = 2 } prism_op;
+
+/** Lower-case operator name ("sum", "min", "max"), or "unknown". */
+PRISM_API const char *prism_op_name(prism_op op);
+
+/* ------------------------------------------------------------------------ */
+/* Contexts                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct prism_context_s prism_context;
+typedef struct prism_buffer_s prism_buffer;
+
+/** Backends. AUTO picks CUDA when a CUDA device is present, else OpenCL. */
+typedef enum prism_backend {
+  PRISM_BACKEND_AUTO = 0,
+  PRISM_BACKEND_CUDA = 1,
+  PRISM_BACKEND_OPENCL = 2
+} prism_backend;
+
+/** Name of a backend ("auto", "cuda", "opencl"), or "unknown". */
+PRISM_API const char *prism_backend_name(prism_backend backend);
+
+/**
+ * Whether a backend was compiled into this library (1) or not (0). Says
+ * nothing about drivers or devices: see prism_backend_probe.
+ */
+PRISM_API int prism_backend_built(prism_backend backend);
+
+/**
+ * How many devices a backend can use here. *count is set to 0 with
+ * PRISM_OK when the backend is built but finds no device; a backend that is
+ * not built, or whose driver is missing, returns PRISM_BACKEND_UNAVAILABLE.
+ * For OpenCL the count is over all platforms. When reason is not NULL, a
+ * one-line explanation (why none, or what was found) is written to it,
+ * truncated to reason_size bytes.
+ */
+PRISM_API prism_status prism_backend_probe(prism_backend backend, int *count,
+                                           char *reason, size_t reason_size);
+
+/**
+ * Explicit context options. Fill with prism_context_options_init, then set
+ * the fields you care about. A context created with options ignores the
+ * environment entirely.
+ */
+typedef struct prism_context_options {
+  /** Which backend; AUTO as described at prism_backend. */
+  prism_backend backend;
+  /** Device index within the backend (within the platform for OpenCL). */
+  int device;
+  /** OpenCL platform: NULL for the first platform that has a device, a
+   * decimal index ("1"), or a case-insensitive substring of the platform
+   * name or vendor ("nvidia", "pocl"). Ignored by other backends. */
+  const char *opencl_platform;
+} prism_context_options;
+
+/** Defaults: backend AUTO, device 0, any OpenCL platform. */
+PRISM_API void prism_context_options_init(prism_context_options *options);
+
+/**
+ * Create a context. With options NULL the choice comes from the
+ * environment: PRISM_BACKEND (cuda | opencl | auto, default auto),
+ * PRISM_DEVICE (a device index, default 0) and PRISM_OPENCL_PLATFORM (index
+ * or name substring). A bad value gives PRISM_INVALID_ENVIRONMENT with a
+ * message listing the valid ones; an explicit backend that cannot run gives
+ * PRISM_BACKEND_UNAVAILABLE or PRISM_DEVICE_NOT_FOUND and says why. On
+ * failure *out is NULL and prism_last_error() holds the message.
+ */
+PRISM_API prism_status
+prism_context_create(const prism_context_options *options, prism_context **out);
+
+/** Destroy a context after finishing its queued work. Accepts NULL. All
+ * buffers of the context must have been destroyed first; any left are
+ * released with it and their handles become invalid. */
+PRISM_API void prism_context_destroy(prism_context *ctx);
+
+/** The context's backend. */
+PRISM_API prism_backend prism_context_backend(const prism_context *ctx);
+
+/** Device name as the driver reports it ("NVIDIA H200", "pthread-..."). */
+PRISM_API const char *prism_context_device_name(const prism_context *ctx);
+
+/** Platform name: the OpenCL platform's, or "CUDA <runtime version>". */
+PRISM_API const char *prism_context_platform_name(const prism_context *ctx);
+
+/** 1 if the device is a CPU (OpenCL devices of type CPU), else 0. */
+PRISM_API int prism_context_is_cpu(const prism_context *ctx);
+
+/** 1 if the device supports the element type, else 0. */
+PRISM_API int prism_context_supports(const prism_context *ctx, prism_type type);
+
+/** Block until all work queued on the context is done. */
+PRISM_API prism_status prism_context_finish(prism_context *ctx);
+
+/** The message of the context's last failure, "" if none. Valid until the
+ * next failing call on the context. */
+PRISM_API const char *prism_context_last_error(const prism_context *ctx);
+
+/** Status of the context's last failure, PRISM_OK if none. */
+PRISM_API prism_status prism_context_last_status(const prism_context *ctx);
+
+/** The native error code of the last failure (cudaError_t or cl_int), 0 if
+ * the failure did not come from the device runtime. */
+PRISM_API long long prism_context_last_native_error(const prism_context *ctx);
+
+/** The build log of the last failed OpenCL program build, "" if none. */
+PRISM_API const char *prism_context_build_log(const prism_context *ctx);
+
+/* ------------------------------------------------------------------------ */
+/* Buffers                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** Allocate bytes of device memory (contents undefined). bytes = 0 gives a
+ * valid empty buffer. */
+PRISM_API prism_status prism_buffer_create(prism_context *ctx, size_t bytes,
+                                           prism_buffer **out);
+
+/** Release a buffer after the context's queued work that uses it. Accepts
+ * NULL. */
+PRISM_API void prism_buffer_destroy(prism_buffer *buf);
+
+/** Size of the buffer in bytes (0 for NULL). */
+PRISM_API size_t prism_buffer_size(const prism_buffer *buf);
+
+/** The context the buffer belongs to (NULL for NULL). */
+PRISM_API prism_context *prism_buffer_context(const prism_buffer *buf);
+
+/** Copy bytes from host memory into the buffer at offset. Returns once src
+ * may be reused. */
+PRISM_API prism_status prism_buffer_write(prism_buffer *dst, size_t offset,
+                                          const void *src, size_t bytes);
+
+/** Copy bytes from the buffer at offset to host memory, after all work
+ * queued before it. Returns when dst holds the data. */
+PRISM_API prism_status prism_buffer_read(const prism_buffer *src, size_t offset,
+                                         void *dst, size_t bytes);
+
+/** Fill bytes of the buffer from offset with a repeated pattern of 1, 2, 4
+ * or 8 bytes; offset and bytes must be multiples of pattern_size. Queued. */
+PRISM_API prism_status prism_buffer_fill(prism_buffer *buf, size_t offset,
+                                         const void *pattern,
+                                         size_t pattern_size, size_t bytes);
+
+/** Copy bytes between two buffers of one context. The ranges must not
+ * overlap when src and dst are the same buffer. Queued. */
+PRISM_API prism_status prism_buffer_copy(prism_buffer *dst, size_t dst_offset,
+                                         const prism_buffer *src,
+                                         size_t src_offset, size_t bytes);
+
+/* ------------------------------------------------------------------------ */
+/* Reduce and scan                                                           */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Reduce the first n elements of in with op and store the result (one
+ * element of type) at *result on the host. Blocks until the result is
+ * there. For n = 0 the result is the identity of op: 0 for SUM, the type's
+ * largest value (+inf for floats) for MIN, its smallest (-inf) for MAX.
+ */
+PRISM_API prism_status prism_reduce(prism_context *ctx, prism_type type,
+                                    prism_op op, const prism_buffer *in,
+                                    size_t n, void *result);
+
+/** Inclusive or exclusive scan. */
+typedef enum prism_scan_kind {
+  PRISM_INCLUSIVE = 0,
+  PRISM_EXCLUSIVE = 1
+} prism_scan_kind;
+
+/**
+ * Prefix scan of the first n elements of in into out.
+ * inclusive: out[i] = in[0] op ... op in[i];
+ * exclusive: out[0] = identity of op (see prism_reduce), out[i] = in[0] op
+ * ... op in[i-1].
+ * in and out may be the same buffer (in place); otherwise they must not be
+ * the same memory. Queued: returns before the device is done.
+ */
+PRISM_API prism_status prism_scan(prism_context *ctx, prism_type type,
+                                  prism_op op, prism_scan_kind kind,
+                                  const prism_buffer *in, prism_buffer *out,
+                                  size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PRISM_H */

@@ -1,0 +1,61 @@
+/*
+ * What every suite shares: a main() that reports the whole binary as
+ * skipped (exit code 77, CTest's SKIP_RETURN_CODE) when the backend named by
+ * PRISM_BACKEND has no device here, and helpers to open contexts and move
+ * host arrays through device buffers.
+ */
+#ifndef PRISM_TESTS_HARNESS_H
+#define PRISM_TESTS_HARNESS_H
+
+#include "prism.h"
+
+#include <criterion/criterion.h>
+#include <stddef.h>
+
+#define HARNESS_SKIP_CODE 77
+
+/** What the suite needs before it runs: 0 nothing (environment tests), 1 a
+ * context from the environment, 2 two or more devices to compare. Each
+ * suite defines it. When unmet, the binary exits with HARNESS_SKIP_CODE
+ * and says why. */
+extern int harness_needs_backend;
+
+#define HARNESS_MAX_CONTEXTS 8
+
+/** Open every backend and OpenCL platform that has a device (device 0 of
+ * each), ignoring the environment. Returns how many were opened. */
+int harness_open_all(prism_context **out, int max);
+
+/** A context from the environment (PRISM_BACKEND etc.); fails the test if
+ * none can be made. */
+prism_context *harness_context(void);
+
+/** Skip the current test when the device lacks the type. */
+void harness_require_type(prism_context *ctx, prism_type type);
+
+/** A device buffer holding bytes copied from host (bytes may be 0). */
+prism_buffer *harness_upload(prism_context *ctx, const void *host,
+                             size_t bytes);
+
+/** A device buffer of bytes filled with a poison byte pattern, so elements
+ * a primitive fails to write show up. */
+prism_buffer *harness_poisoned(prism_context *ctx, size_t bytes);
+
+/** Read a whole buffer back into a new malloc'd host array. */
+void *harness_download(prism_buffer *buf);
+
+/** malloc that fails the test instead of returning NULL. */
+void *harness_malloc(size_t bytes);
+
+/** Assert that a call returned PRISM_OK, naming the context's message. */
+#define HARNESS_OK(ctx, call)                                                  \
+  do {                                                                         \
+    prism_status st_ = (call);                                                 \
+    cr_assert_eq(st_, PRISM_OK, "%s -> %s: %s", #call, prism_status_name(st_), \
+                 prism_context_last_error(ctx));                               \
+  } while (0)
+
+/** The poison byte (0xA5) repeated over one element. */
+#define HARNESS_POISON 0xA5
+
+#endif /* PRISM_TESTS_HARNESS_H */

@@ -1,0 +1,196 @@
+/* Serial reference implementations and comparisons. */
+#include "reference.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* min/max on floats: NaN wins, -0.0 < +0.0. */
+#define FLOAT_LESS(a, b)                                                       \
+  ((a) < (b) || ((a) == (b) && signbit(a) && !signbit(b)))
+#define FLOAT_MIN(a, b)                                                        \
+  (isnan(a) ? (a) : isnan(b) ? (b) : FLOAT_LESS(b, a) ? (b) : (a))
+#define FLOAT_MAX(a, b)                                                        \
+  (isnan(a) ? (a) : isnan(b) ? (b) : FLOAT_LESS(a, b) ? (b) : (a))
+#define INT_MIN_(a, b) ((b) < (a) ? (b) : (a))
+#define INT_MAX_(a, b) ((a) < (b) ? (b) : (a))
+
+/* One serial scan per type: acc holds the running value; for floats the
+ * sum runs in a wider type so the reference itself is accurate. Signed
+ * integer sums wrap through the unsigned type UT. */
+#define DEFINE_INT_SCAN(NAME, T, UT, TMIN, TMAX)                               \
+  static void NAME(prism_op op, prism_scan_kind kind, const T *in, T *out,     \
+                   size_t n) {                                                 \
+    T acc = op == PRISM_SUM ? 0 : op == PRISM_MIN ? TMAX : TMIN;               \
+    for (size_t i = 0; i < n; i++) {                                           \
+      T x = in[i];                                                             \
+      if (kind == PRISM_EXCLUSIVE)                                             \
+        out[i] = acc;                                                          \
+      if (op == PRISM_SUM)                                                     \
+        acc = (T)((UT)acc + (UT)x);                                            \
+      else if (op == PRISM_MIN)                                                \
+        acc = INT_MIN_(acc, x);                                                \
+      else                                                                     \
+        acc = INT_MAX_(acc, x);                                                \
+      if (kind == PRISM_INCLUSIVE)                                             \
+        out[i] = acc;                                                          \
+    }                                                                          \
+  }
+
+#define DEFINE_FLOAT_SCAN(NAME, T, WIDE)                                       \
+  static void NAME(prism_op op, prism_scan_kind kind, const T *in, T *out,     \
+                   size_t n, double *abs_prefix) {                             \
+    WIDE sum = 0;                                                              \
+    double abs = 0;                                                            \
+    T acc = op == PRISM_MIN ? (T)INFINITY : (T)-INFINITY;                      \
+    for (size_t i = 0; i < n; i++) {                                           \
+      T x = in[i];                                                             \
+      if (op == PRISM_SUM) {                                                   \
+        if (kind == PRISM_EXCLUSIVE) {                                         \
+          out[i] = (T)sum;                                                     \
+          if (abs_prefix)                                                      \
+            abs_prefix[i] = abs;                                               \
+        }                                                                      \
+        sum += x;                                                              \
+        abs += fabs((double)x);                                                \
+        if (kind == PRISM_INCLUSIVE) {                                         \
+          out[i] = (T)sum;                                                     \
+          if (abs_prefix)                                                      \
+            abs_prefix[i] = abs;                                               \
+        }                                                                      \
+        continue;                                                              \
+      }                                                                        \
+      if (kind == PRISM_EXCLUSIVE)                                             \
+        out[i] = acc;                                                          \
+      acc = op == PRISM_MIN ? FLOAT_MIN(acc, x) : FLOAT_MAX(acc, x);           \
+      if (kind == PRISM_INCLUSIVE)                                             \
+        out[i] = acc;                                                          \
+    }                                                                          \
+  }
+
+DEFINE_INT_SCAN(scan_i32, int32_t, uint32_t, INT32_MIN, INT32_MAX)
+DEFINE_INT_SCAN(scan_u32, uint32_t, uint32_t, 0, UINT32_MAX)
+DEFINE_INT_SCAN(scan_i64, int64_t, uint64_t, INT64_MIN, INT64_MAX)
+DEFINE_INT_SCAN(scan_u64, uint64_t, uint64_t, 0, UINT64_MAX)
+DEFINE_FLOAT_SCAN(scan_f32, float, double)
+DEFINE_FLOAT_SCAN(scan_f64, double, long double)
+
+void ref_scan(prism_type type, prism_op op, prism_scan_kind kind,
+              const void *in, void *out, size_t n, double *abs_prefix) {
+  switch (type) {
+  case PRISM_I32:
+    scan_i32(op, kind, in, out, n);
+    break;
+  case PRISM_U32:
+    scan_u32(op, kind, in, out, n);
+    break;
+  case PRISM_I64:
+    scan_i64(op, kind, in, out, n);
+    break;
+  case PRISM_U64:
+    scan_u64(op, kind, in, out, n);
+    break;
+  case PRISM_F32:
+    scan_f32(op, kind, in, out, n, abs_prefix);
+    break;
+  case PRISM_F64:
+    scan_f64(op, kind, in, out, n, abs_prefix);
+    break;
+  }
+}
+
+void ref_reduce(prism_type type, prism_op op, const void *in, size_t n,
+                void *out) {
+  /* The last element of the inclusive scan; for n = 0 the first element of
+   * an exclusive scan, which is the identity. */
+  size_t size = prism_type_size(type);
+  if (n == 0) {
+    const uint64_t zero = 0;
+    ref_scan(type, op, PRISM_EXCLUSIVE, &zero, out, 1, NULL);
+    return;
+  }
+  unsigned char *all = malloc(n * size);
+  if (!all)
+    abort();
+  ref_scan(type, op, PRISM_INCLUSIVE, in, all, n, NULL);
+  memcpy(out, all + (n - 1) * size, size);
+  free(all);
+}
+
+double ref_abs_sum(prism_type type, const void *in, size_t n) {
+  double s = 0;
+  if (type == PRISM_F32)
+    for (size_t i = 0; i < n; i++)
+      s += fabs((double)((const float *)in)[i]);
+  else if (type == PRISM_F64)
+    for (size_t i = 0; i < n; i++)
+      s += fabs(((const double *)in)[i]);
+  return s;
+}
+
+void ref_format(prism_type type, const void *v, char *buf, size_t size) {
+  switch (type) {
+  case PRISM_I32:
+    snprintf(buf, size, "%" PRId32, *(const int32_t *)v);
+    break;
+  case PRISM_U32:
+    snprintf(buf, size, "%" PRIu32, *(const uint32_t *)v);
+    break;
+  case PRISM_I64:
+    snprintf(buf, size, "%" PRId64, *(const int64_t *)v);
+    break;
+  case PRISM_U64:
+    snprintf(buf, size, "%" PRIu64, *(const uint64_t *)v);
+    break;
+  case PRISM_F32:
+    snprintf(buf, size, "%.9g", (double)*(const float *)v);
+    break;
+  case PRISM_F64:
+    snprintf(buf, size, "%.17g", *(const double *)v);
+    break;
+  }
+}
+
+/* Floats: exact for min/max (NaNs equal, zeros by sign); sums within the
+ * tolerance, with inf and NaN matching in kind. */
+static int float_matches(double got, double want, double scale, double eps,
+                         prism_op op) {
+  if (isnan(want) || isnan(got))
+    return isnan(want) && isnan(got);
+  if (op != PRISM_SUM)
+    return got == want && signbit(got) == signbit(want);
+  if (isinf(want) || isinf(got))
+    return got == want;
+  return fabs(got - want) <= PRISM_TEST_SUM_ULPS * eps * scale;
+}
+
+size_t ref_compare(prism_type type, prism_op op, const void *got,
+                   const void *want, const double *abs_scale, size_t n,
+                   char *msg, size_t msg_size) {
+  size_t size = prism_type_size(type);
+  const unsigned char *g = got, *w = want;
+  for (size_t i = 0; i < n; i++) {
+    int ok;
+    double scale = abs_scale ? abs_scale[i] : 0;
+    if (type == PRISM_F32)
+      ok = float_matches(((const float *)got)[i], ((const float *)want)[i],
+                         scale, FLT_EPSILON, op);
+    else if (type == PRISM_F64)
+      ok = float_matches(((const double *)got)[i], ((const double *)want)[i],
+                         scale, DBL_EPSILON, op);
+    else
+      ok = memcmp(g + i * size, w + i * size, size) == 0;
+    if (!ok) {
+      char a[64], b[64];
+      ref_format(type, g + i * size, a, sizeof a);
+      ref_format(type, w + i * size, b, sizeof b);
+      snprintf(msg, msg_size, "element %zu: got %s, want %s", i, a, b);
+      return i;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,204 @@
+/* Bad input: every misuse gets its status and a message naming the argument,
+ * nothing is written outside the caller's buffers, and the context keeps
+ * working afterwards. */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int harness_needs_backend = 1;
+
+/* The context still scans correctly. */
+static void assert_alive(prism_context *ctx) {
+  int32_t in[5] = {1, 2, 3, 4, 5}, out[5];
+  prism_buffer *b = harness_upload(ctx, in, sizeof in);
+  HARNESS_OK(ctx,
+             prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, b, b, 5));
+  HARNESS_OK(ctx, prism_buffer_read(b, 0, out, sizeof out));
+  cr_assert_eq(out[4], 15, "context works after an error");
+  prism_buffer_destroy(b);
+}
+
+#define EXPECT(ctx, want, needle, call)                                        \
+  do {                                                                         \
+    prism_status st_ = (call);                                                 \
+    const char *msg_ =                                                         \
+        (ctx) ? prism_context_last_error(ctx) : prism_last_error();            \
+    cr_assert_eq(st_, want, "%s: want %s, got %s (%s)", #call,                 \
+                 prism_status_name(want), prism_status_name(st_), msg_);       \
+    cr_assert(strstr(msg_, needle), "%s: message '%s' lacks '%s'", #call,      \
+              msg_, needle);                                                   \
+  } while (0)
+
+Test(api, null_context) {
+  int32_t r;
+  EXPECT(NULL, PRISM_NULL_POINTER, "ctx",
+         prism_reduce(NULL, PRISM_I32, PRISM_SUM, NULL, 1, &r));
+  EXPECT(
+      NULL, PRISM_NULL_POINTER, "ctx",
+      prism_scan(NULL, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, NULL, NULL, 1));
+  EXPECT(NULL, PRISM_NULL_POINTER, "ctx", prism_context_finish(NULL));
+  prism_buffer *b = NULL;
+  EXPECT(NULL, PRISM_NULL_POINTER, "ctx", prism_buffer_create(NULL, 4, &b));
+  prism_context_destroy(NULL);
+  prism_buffer_destroy(NULL);
+  cr_assert_eq(prism_buffer_size(NULL), 0);
+  cr_assert_null(prism_buffer_context(NULL));
+}
+
+Test(api, null_buffers_and_pointers) {
+  prism_context *ctx = harness_context();
+  prism_buffer *b = harness_poisoned(ctx, 64);
+  int32_t r;
+  EXPECT(ctx, PRISM_NULL_POINTER, "in",
+         prism_reduce(ctx, PRISM_I32, PRISM_SUM, NULL, 4, &r));
+  EXPECT(ctx, PRISM_NULL_POINTER, "result",
+         prism_reduce(ctx, PRISM_I32, PRISM_SUM, b, 4, NULL));
+  EXPECT(ctx, PRISM_NULL_POINTER, "in",
+         prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, NULL, b, 4));
+  EXPECT(ctx, PRISM_NULL_POINTER, "out",
+         prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, b, NULL, 4));
+  EXPECT(ctx, PRISM_NULL_POINTER, "out", prism_buffer_create(ctx, 4, NULL));
+  EXPECT(NULL, PRISM_NULL_POINTER, "dst", prism_buffer_write(NULL, 0, &r, 4));
+  EXPECT(ctx, PRISM_NULL_POINTER, "src", prism_buffer_write(b, 0, NULL, 4));
+  EXPECT(ctx, PRISM_NULL_POINTER, "dst", prism_buffer_read(b, 0, NULL, 4));
+  EXPECT(ctx, PRISM_NULL_POINTER, "pattern",
+         prism_buffer_fill(b, 0, NULL, 4, 8));
+  EXPECT(ctx, PRISM_NULL_POINTER, "src", prism_buffer_copy(b, 0, NULL, 0, 4));
+  assert_alive(ctx);
+  prism_context_destroy(ctx);
+}
+
+Test(api, buffers_too_small) {
+  prism_context *ctx = harness_context();
+  prism_buffer *small = harness_poisoned(ctx, 40); /* 10 x i32, 5 x i64 */
+  prism_buffer *big = harness_poisoned(ctx, 400);
+  int64_t r;
+  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "in",
+         prism_reduce(ctx, PRISM_I32, PRISM_SUM, small, 11, &r));
+  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "in",
+         prism_reduce(ctx, PRISM_I64, PRISM_MAX, small, 6, &r));
+  EXPECT(
+      ctx, PRISM_BUFFER_TOO_SMALL, "out",
+      prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_EXCLUSIVE, big, small, 11));
+  EXPECT(
+      ctx, PRISM_BUFFER_TOO_SMALL, "in",
+      prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_EXCLUSIVE, small, big, 11));
+  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "n",
+         prism_scan(ctx, PRISM_I64, PRISM_SUM, PRISM_EXCLUSIVE, small, big,
+                    SIZE_MAX / 4));
+  char host[64];
+  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "dst",
+         prism_buffer_write(small, 36, host, 8));
+  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "src",
+         prism_buffer_read(small, 41, host, 0));
+  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "src",
+         prism_buffer_read(small, SIZE_MAX, host, 2));
+  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "buf",
+         prism_buffer_fill(small, 32, host, 4, 12));
+  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "dst",
+         prism_buffer_copy(small, 0, big, 0, 44));
+  /* Nothing was written: the small buffer is still all poison. */
+  unsigned char *after = harness_download(small);
+  for (size_t i = 0; i < 40; i++)
+    cr_assert_eq(after[i], HARNESS_POISON, "byte %zu written", i);
+  free(after);
+  assert_alive(ctx);
+  prism_context_destroy(ctx);
+}
+
+Test(api, buffer_of_another_context) {
+  prism_context *a = harness_context(), *b = harness_context();
+  prism_buffer *in_a = harness_poisoned(a, 64),
+               *out_b = harness_poisoned(b, 64);
+  int32_t r;
+  EXPECT(b, PRISM_CONTEXT_MISMATCH, "in",
+         prism_reduce(b, PRISM_I32, PRISM_SUM, in_a, 4, &r));
+  EXPECT(a, PRISM_CONTEXT_MISMATCH, "out",
+         prism_scan(a, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, in_a, out_b, 4));
+  EXPECT(a, PRISM_CONTEXT_MISMATCH, "src",
+         prism_buffer_copy(in_a, 0, out_b, 0, 4));
+  assert_alive(a);
+  assert_alive(b);
+  prism_context_destroy(b);
+  prism_context_destroy(a);
+}
+
+Test(api, bad_type_op_kind) {
+  prism_context *ctx = harness_context();
+  prism_buffer *b = harness_poisoned(ctx, 64);
+  int64_t r;
+  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "type",
+         prism_reduce(ctx, (prism_type)17, PRISM_SUM, b, 4, &r));
+  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "op",
+         prism_reduce(ctx, PRISM_I32, (prism_op)9, b, 4, &r));
+  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "kind",
+         prism_scan(ctx, PRISM_I32, PRISM_SUM, (prism_scan_kind)3, b, b, 4));
+  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "type",
+         prism_scan(ctx, (prism_type)-1, PRISM_SUM, PRISM_INCLUSIVE, b, b, 4));
+  if (!prism_context_supports(ctx, PRISM_F64))
+    EXPECT(ctx, PRISM_UNSUPPORTED, "f64",
+           prism_reduce(ctx, PRISM_F64, PRISM_SUM, b, 4, &r));
+  assert_alive(ctx);
+  prism_context_destroy(ctx);
+}
+
+Test(api, buffer_argument_rules) {
+  prism_context *ctx = harness_context();
+  prism_buffer *b = harness_poisoned(ctx, 64);
+  uint64_t pattern = 0x0102030405060708ull;
+  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "pattern_size",
+         prism_buffer_fill(b, 0, &pattern, 3, 12));
+  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "multiples",
+         prism_buffer_fill(b, 2, &pattern, 4, 8));
+  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "overlap",
+         prism_buffer_copy(b, 0, b, 8, 16));
+  /* Valid calls still do the right thing. */
+  HARNESS_OK(ctx, prism_buffer_fill(b, 8, &pattern, 8, 16));
+  HARNESS_OK(ctx, prism_buffer_copy(b, 40, b, 8, 16));
+  unsigned char *got = harness_download(b);
+  for (size_t i = 0; i < 64; i++) {
+    int filled = (i >= 8 && i < 24) || (i >= 40 && i < 56);
+    unsigned char want =
+        filled ? ((const unsigned char *)&pattern)[i % 8] : HARNESS_POISON;
+    cr_assert_eq(got[i], want, "byte %zu", i);
+  }
+  free(got);
+  /* Zero-byte operations are no-ops; empty buffers are fine. */
+  prism_buffer *empty = NULL;
+  HARNESS_OK(ctx, prism_buffer_create(ctx, 0, &empty));
+  cr_assert_eq(prism_buffer_size(empty), 0);
+  HARNESS_OK(ctx, prism_buffer_write(empty, 0, NULL, 0));
+  HARNESS_OK(ctx, prism_buffer_copy(b, 0, empty, 0, 0));
+  HARNESS_OK(ctx, prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, empty,
+                             empty, 0));
+  cr_assert_eq(prism_buffer_context(b), ctx);
+  prism_buffer_destroy(empty);
+  assert_alive(ctx);
+  /* Buffers left at destroy are released with the context. */
+  prism_context_destroy(ctx);
+}
+
+Test(api, out_of_memory_is_reported) {
+  prism_context *ctx = harness_context();
+  prism_buffer *b = NULL;
+  prism_status st = prism_buffer_create(ctx, SIZE_MAX / 2, &b);
+  cr_assert_neq(st, PRISM_OK, "a 2^63-byte buffer cannot exist");
+  cr_assert_null(b);
+  cr_assert_gt(strlen(prism_context_last_error(ctx)), 0);
+  assert_alive(ctx);
+  prism_context_destroy(ctx);
+}
+
+Test(api, context_reports_device) {
+  prism_context *ctx = harness_context();
+  cr_assert_gt(strlen(prism_context_device_name(ctx)), 0);
+  cr_assert_gt(strlen(prism_context_platform_name(ctx)), 0);
+  cr_assert(prism_context_supports(ctx, PRISM_I32));
+  cr_assert(prism_context_supports(ctx, PRISM_I64));
+  cr_assert(!prism_context_supports(ctx, (prism_type)99));
+  prism_backend kind = prism_context_backend(ctx);
+  cr_assert(kind == PRISM_BACKEND_CUDA || kind == PRISM_BACKEND_OPENCL);
+  HARNESS_OK(ctx, prism_context_finish(ctx));
+  prism_context_destroy(ctx);
+}

@@ -1,0 +1,105 @@
+/* Every backend and OpenCL platform present gives the same answers: each
+ * is compared with the first one opened, on the shared vectors. Skipped
+ * (exit 77) where fewer than two are present. */
+#include "harness.h"
+#include "reference.h"
+#include "vectors.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int harness_needs_backend = 2;
+
+static const size_t sizes[] = {1, 1000, 4097, 65537, 1000003, (1u << 24) + 1};
+
+static void *run_scan(prism_context *ctx, prism_type type, prism_op op,
+                      prism_scan_kind kind, const void *host, size_t n) {
+  size_t bytes = n * prism_type_size(type);
+  prism_buffer *in = harness_upload(ctx, host, bytes);
+  prism_buffer *out = harness_poisoned(ctx, bytes);
+  HARNESS_OK(ctx, prism_scan(ctx, type, op, kind, in, out, n));
+  void *got = harness_download(out);
+  prism_buffer_destroy(out);
+  prism_buffer_destroy(in);
+  return got;
+}
+
+static void compare_all(prism_type type, prism_op op) {
+  prism_context *ctx[HARNESS_MAX_CONTEXTS];
+  int count = harness_open_all(ctx, HARNESS_MAX_CONTEXTS);
+  cr_assert_geq(count, 2);
+  size_t size = prism_type_size(type);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    size_t n = sizes[s];
+    void *host = harness_malloc(n * size);
+    vec_fill(type,
+             type == PRISM_F32 || type == PRISM_F64 ? VEC_SPECIAL : VEC_RANDOM,
+             n, host, n);
+    if (op == PRISM_SUM && (type == PRISM_F32 || type == PRISM_F64))
+      vec_fill(type, VEC_RANDOM, n, host, n);
+    double *scale = harness_malloc(n * sizeof *scale);
+    void *want = harness_malloc(n * size);
+    ref_scan(type, op, PRISM_INCLUSIVE, host, want, n, scale);
+    /* Twice the reference tolerance: each side may be off by one bound. */
+    for (size_t i = 0; i < n; i++)
+      scale[i] *= 2;
+    void *first = NULL;
+    int first_i = -1;
+    for (int c = 0; c < count; c++) {
+      if (!prism_context_supports(ctx[c], type))
+        continue;
+      void *got = run_scan(ctx[c], type, op, PRISM_INCLUSIVE, host, n);
+      if (!first) {
+        first = got;
+        first_i = c;
+        continue;
+      }
+      char msg[256];
+      size_t bad = ref_compare(type, op, got, first, scale, n, msg, sizeof msg);
+      cr_assert_eq(bad, n, "scan %s %s n = %zu: %s/%s vs %s/%s: %s",
+                   prism_type_name(type), prism_op_name(op), n,
+                   prism_context_platform_name(ctx[c]),
+                   prism_context_device_name(ctx[c]),
+                   prism_context_platform_name(ctx[first_i]),
+                   prism_context_device_name(ctx[first_i]), msg);
+      unsigned char r0[8], r1[8];
+      HARNESS_OK(ctx[c],
+                 prism_reduce(ctx[c], type, op,
+                              harness_upload(ctx[c], host, n * size), n, r0));
+      HARNESS_OK(ctx[first_i],
+                 prism_reduce(ctx[first_i], type, op,
+                              harness_upload(ctx[first_i], host, n * size), n,
+                              r1));
+      double sc = scale[n - 1];
+      bad = ref_compare(type, op, r0, r1, &sc, 1, msg, sizeof msg);
+      cr_assert_eq(bad, 1, "reduce %s %s n = %zu differs between %s and %s: %s",
+                   prism_type_name(type), prism_op_name(op), n,
+                   prism_context_platform_name(ctx[c]),
+                   prism_context_platform_name(ctx[first_i]), msg);
+      free(got);
+    }
+    free(first);
+    free(want);
+    free(scale);
+    free(host);
+  }
+  for (int c = 0; c < count; c++)
+    prism_context_destroy(ctx[c]);
+}
+
+#define CROSS_TEST(T, O)                                                       \
+  Test(cross, T##_##O) {                                                       \
+    compare_all(PRISM_##T, PRISM_##O);                                         \
+  }
+#define CROSS_TESTS_FOR_TYPE(T)                                                \
+  CROSS_TEST(T, SUM)                                                           \
+  CROSS_TEST(T, MIN)                                                           \
+  CROSS_TEST(T, MAX)
+
+CROSS_TESTS_FOR_TYPE(I32)
+CROSS_TESTS_FOR_TYPE(U32)
+CROSS_TESTS_FOR_TYPE(F32)
+CROSS_TESTS_FOR_TYPE(I64)
+CROSS_TESTS_FOR_TYPE(U64)
+CROSS_TESTS_FOR_TYPE(F64)
