@@ -95,7 +95,7 @@ static prism_status buffer_ctx(const prism_buffer *buf, const char *fn,
 prism_status prism_buffer_write(prism_buffer *dst, size_t offset,
                                 const void *src, size_t bytes) {
   static const char fn[] = "prism_buffer_write";
-  prism_context *ctx;
+  prism_context *ctx = NULL;
   prism_status st = buffer_ctx(dst, fn, "dst", &ctx);
   if (st == PRISM_OK)
     st = prism__check_buffer(ctx, dst, offset, bytes, fn, "dst");
@@ -109,7 +109,7 @@ prism_status prism_buffer_write(prism_buffer *dst, size_t offset,
 prism_status prism_buffer_read(const prism_buffer *src, size_t offset,
                                void *dst, size_t bytes) {
   static const char fn[] = "prism_buffer_read";
-  prism_context *ctx;
+  prism_context *ctx = NULL;
   prism_status st = buffer_ctx(src, fn, "src", &ctx);
   if (st == PRISM_OK)
     st = prism__check_buffer(ctx, src, offset, bytes, fn, "src");
@@ -124,7 +124,7 @@ prism_status prism_buffer_fill(prism_buffer *buf, size_t offset,
                                const void *pattern, size_t pattern_size,
                                size_t bytes) {
   static const char fn[] = "prism_buffer_fill";
-  prism_context *ctx;
+  prism_context *ctx = NULL;
   prism_status st = buffer_ctx(buf, fn, "buf", &ctx);
   if (st == PRISM_OK)
     st = prism__check_buffer(ctx, buf, offset, bytes, fn, "buf");
@@ -152,7 +152,7 @@ prism_status prism_buffer_copy(prism_buffer *dst, size_t dst_offset,
                                const prism_buffer *src, size_t src_offset,
                                size_t bytes) {
   static const char fn[] = "prism_buffer_copy";
-  prism_context *ctx;
+  prism_context *ctx = NULL;
   prism_status st = buffer_ctx(dst, fn, "dst", &ctx);
   if (st == PRISM_OK)
     st = prism__check_buffer(ctx, dst, dst_offset, bytes, fn, "dst");

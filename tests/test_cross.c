@@ -38,12 +38,12 @@ static void compare_all(prism_type type, prism_op op) {
              n, host, n);
     if (op == PRISM_SUM && (type == PRISM_F32 || type == PRISM_F64))
       vec_fill(type, VEC_RANDOM, n, host, n);
-    double *scale = harness_malloc(n * sizeof *scale);
+    double *tol = harness_malloc(n * sizeof *tol);
     void *want = harness_malloc(n * size);
-    ref_scan(type, op, PRISM_INCLUSIVE, host, want, n, scale);
+    ref_scan(type, op, PRISM_INCLUSIVE, host, want, n, tol);
     /* Twice the reference tolerance: each side may be off by one bound. */
     for (size_t i = 0; i < n; i++)
-      scale[i] *= 2;
+      tol[i] *= 2;
     void *first = NULL;
     int first_i = -1;
     for (int c = 0; c < count; c++) {
@@ -56,7 +56,7 @@ static void compare_all(prism_type type, prism_op op) {
         continue;
       }
       char msg[256];
-      size_t bad = ref_compare(type, op, got, first, scale, n, msg, sizeof msg);
+      size_t bad = ref_compare(type, op, got, first, tol, n, msg, sizeof msg);
       cr_assert_eq(bad, n, "scan %s %s n = %zu: %s/%s vs %s/%s: %s",
                    prism_type_name(type), prism_op_name(op), n,
                    prism_context_platform_name(ctx[c]),
@@ -71,7 +71,7 @@ static void compare_all(prism_type type, prism_op op) {
                  prism_reduce(ctx[first_i], type, op,
                               harness_upload(ctx[first_i], host, n * size), n,
                               r1));
-      double sc = scale[n - 1];
+      double sc = 2 * ref_sum_tolerance(type, host, n);
       bad = ref_compare(type, op, r0, r1, &sc, 1, msg, sizeof msg);
       cr_assert_eq(bad, 1, "reduce %s %s n = %zu differs between %s and %s: %s",
                    prism_type_name(type), prism_op_name(op), n,
@@ -81,7 +81,7 @@ static void compare_all(prism_type type, prism_op op) {
     }
     free(first);
     free(want);
-    free(scale);
+    free(tol);
     free(host);
   }
   for (int c = 0; c < count; c++)

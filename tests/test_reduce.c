@@ -14,12 +14,12 @@ static void check_reduce(prism_context *ctx, prism_type type, prism_op op,
   vec_fill(type, pattern, n + 11, host, n);
   double want[1], got[1]; /* room for any one element */
   ref_reduce(type, op, host, n, want);
-  double scale = ref_abs_sum(type, host, n);
+  double tol = ref_sum_tolerance(type, host, n);
 
   prism_buffer *in = harness_upload(ctx, host, n * size);
   HARNESS_OK(ctx, prism_reduce(ctx, type, op, in, n, got));
   char msg[256];
-  size_t bad = ref_compare(type, op, got, want, &scale, 1, msg, sizeof msg);
+  size_t bad = ref_compare(type, op, got, want, &tol, 1, msg, sizeof msg);
   cr_assert_eq(bad, 1, "reduce %s %s, %s, n = %zu: %s", prism_type_name(type),
                prism_op_name(op), vec_pattern_name(pattern), n, msg);
   prism_buffer_destroy(in);

@@ -30,9 +30,9 @@ static void check_scan(prism_context *ctx, prism_type type, prism_op op,
   size_t size = prism_type_size(type), bytes = n * size;
   void *host = harness_malloc(bytes), *want = harness_malloc(bytes);
   int float_sum = op == PRISM_SUM && (type == PRISM_F32 || type == PRISM_F64);
-  double *abs = float_sum ? harness_malloc(n * sizeof *abs) : NULL;
+  double *tol = float_sum ? harness_malloc(n * sizeof *tol) : NULL;
   vec_fill(type, pattern, n, host, n);
-  ref_scan(type, op, kind, host, want, n, abs);
+  ref_scan(type, op, kind, host, want, n, tol);
 
   prism_buffer *in = harness_poisoned(ctx, bytes + GUARD_BYTES);
   if (bytes)
@@ -47,7 +47,7 @@ static void check_scan(prism_context *ctx, prism_type type, prism_op op,
            prism_type_name(type), prism_op_name(op),
            kind == PRISM_INCLUSIVE ? "inclusive" : "exclusive",
            vec_pattern_name(pattern), n, in_place ? ", in place" : "");
-  size_t bad = ref_compare(type, op, got, want, abs, n, msg, sizeof msg);
+  size_t bad = ref_compare(type, op, got, want, tol, n, msg, sizeof msg);
   cr_assert_eq(bad, n, "%s: %s", what, msg);
   check_guard(got, bytes, what);
   if (!in_place) {
@@ -59,7 +59,7 @@ static void check_scan(prism_context *ctx, prism_type type, prism_op op,
   }
   prism_buffer_destroy(in);
   free(got);
-  free(abs);
+  free(tol);
   free(want);
   free(host);
 }

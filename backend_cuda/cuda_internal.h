@@ -1,0 +1,89 @@
+/*
+ * State and helpers shared by the CUDA backend's host files.
+ *
+ * Every entry point starts with prism__cuda_enter(), which fetches the
+ * context's state and makes its device current: several contexts, even on
+ * different devices, may live in one process and one thread.
+ */
+#ifndef PRISM_BACKEND_CUDA_INTERNAL_H
+#define PRISM_BACKEND_CUDA_INTERNAL_H
+
+#include "backend.h"
+#include "error.h"
+
+#include <cuda_runtime_api.h>
+
+/* Backend state of one context (stored with prism__set_impl). */
+typedef struct prism__cuda_ctx {
+  int device;
+  int sm_count;           /* streaming multiprocessors: grid sizing */
+  int max_threads_per_sm; /* resident threads per SM: blocks per SM */
+  cudaStream_t stream;    /* non-blocking: never waits on stream 0 */
+  void *host_result;      /* pinned: reduce results land here */
+  void *dev_result;       /* one element: reduce writes its result here */
+} prism__cuda_ctx;
+
+/* Bytes of each per-context result slot: room for any element type
+ * (cudaMalloc hands out at least this much anyway). */
+#define PRISM__CUDA_RESULT_BYTES 256
+
+/* Scratch regions are carved at this alignment, so that every region starts
+ * on a 16-byte vector boundary and on its own cache lines. */
+#define PRISM__CUDA_SCRATCH_ALIGN 256
+
+/* bytes rounded up to PRISM__CUDA_SCRATCH_ALIGN. */
+static inline size_t prism__cuda_align(size_t bytes) {
+  return (bytes + PRISM__CUDA_SCRATCH_ALIGN - 1) &
+         ~(size_t)(PRISM__CUDA_SCRATCH_ALIGN - 1);
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Records err on ctx (clearing the runtime's per-thread last error, so it
+ * is not reported again by a later launch check) and returns the status:
+ * PRISM_OUT_OF_MEMORY for allocation failures, else PRISM_BACKEND_ERROR.
+ * The message reads "<what>: <runtime's description>". */
+prism_status prism__cuda_fail(prism_context *ctx, cudaError_t err,
+                              const char *what);
+
+/* Fetches the context's state into *out and makes its device current. */
+prism_status prism__cuda_enter(prism_context *ctx, prism__cuda_ctx **out);
+
+/* Checks that the kernel launch just made was accepted. */
+prism_status prism__cuda_check_launch(prism_context *ctx, const char *kernel);
+
+/* Vtable members defined outside cuda_backend.cu (memory.cu, reduce.cu,
+ * scan.cu); see core/backend.h for their contracts. */
+prism_status prism__cuda_mem_alloc(prism_context *ctx, size_t bytes,
+                                   void **native);
+void prism__cuda_mem_free(prism_context *ctx, void *native);
+prism_status prism__cuda_mem_write(prism_context *ctx, void *dst, size_t offset,
+                                   const void *src, size_t bytes);
+prism_status prism__cuda_mem_read(prism_context *ctx, const void *src,
+                                  size_t offset, void *dst, size_t bytes);
+prism_status prism__cuda_mem_fill(prism_context *ctx, void *dst, size_t offset,
+                                  const void *pattern, size_t pattern_size,
+                                  size_t bytes);
+prism_status prism__cuda_mem_copy(prism_context *ctx, void *dst,
+                                  size_t dst_offset, const void *src,
+                                  size_t src_offset, size_t bytes);
+prism_status prism__cuda_reduce(prism_context *ctx,
+                                const prism__reduce_args *args);
+prism_status prism__cuda_scan(prism_context *ctx, const prism__scan_args *args);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Calls a CUDA runtime function and returns from the enclosing function with
+ * the recorded status when it fails; the message names the function. */
+#define PRISM_CUDA_TRY(ctx, fn, ...)                                           \
+  do {                                                                         \
+    cudaError_t prism_err_ = fn(__VA_ARGS__);                                  \
+    if (prism_err_ != cudaSuccess)                                             \
+      return prism__cuda_fail((ctx), prism_err_, #fn);                         \
+  } while (0)
+
+#endif /* PRISM_BACKEND_CUDA_INTERNAL_H */

@@ -1,0 +1,59 @@
+/*
+ * From the run-time (type, op) of a call to a template instantiation: one
+ * switch here, so each primitive writes its host driver once as a template
+ * and calls dispatch_type_op with a generic lambda taking an OpTag.
+ */
+#ifndef PRISM_BACKEND_CUDA_DISPATCH_CUH
+#define PRISM_BACKEND_CUDA_DISPATCH_CUH
+
+#include "error.h"
+#include "prism.h"
+
+#include <stdint.h>
+
+namespace prism_cuda {
+
+template <class T, prism_op OP> struct OpTag {
+  using type = T;
+  static constexpr prism_op op = OP;
+};
+
+template <class T, class F>
+prism_status dispatch_op(prism_context *ctx, prism_op op, F &&f) {
+  switch (op) {
+  case PRISM_SUM:
+    return f(OpTag<T, PRISM_SUM>{});
+  case PRISM_MIN:
+    return f(OpTag<T, PRISM_MIN>{});
+  case PRISM_MAX:
+    return f(OpTag<T, PRISM_MAX>{});
+  }
+  // core validates op, so this is a bug in prism, not in the caller.
+  return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: unknown op %d",
+                     (int)op);
+}
+
+template <class F>
+prism_status dispatch_type_op(prism_context *ctx, prism_type type, prism_op op,
+                              F &&f) {
+  switch (type) {
+  case PRISM_I32:
+    return dispatch_op<int32_t>(ctx, op, f);
+  case PRISM_U32:
+    return dispatch_op<uint32_t>(ctx, op, f);
+  case PRISM_F32:
+    return dispatch_op<float>(ctx, op, f);
+  case PRISM_I64:
+    return dispatch_op<int64_t>(ctx, op, f);
+  case PRISM_U64:
+    return dispatch_op<uint64_t>(ctx, op, f);
+  case PRISM_F64:
+    return dispatch_op<double>(ctx, op, f);
+  }
+  return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: unknown type %d",
+                     (int)type);
+}
+
+} // namespace prism_cuda
+
+#endif /* PRISM_BACKEND_CUDA_DISPATCH_CUH */

@@ -1,0 +1,117 @@
+/*
+ * Tuning: the constants of every kernel, as plain data apart from the
+ * algorithms. A policy is chosen per element type at compile time; the part
+ * that depends on the device (grid sizes) is computed from the SM count and
+ * the resident threads per SM that context_init queried, and from nothing
+ * else, so a given n on a given device always gets the same grid (and float
+ * sums the same rounding).
+ *
+ * First-guess values, meant to be measured on the target (H200, sm_90):
+ * every constant below is a knob, not a law.
+ */
+#ifndef PRISM_BACKEND_CUDA_TUNING_CUH
+#define PRISM_BACKEND_CUDA_TUNING_CUH
+
+#include <stddef.h>
+
+namespace prism_cuda {
+
+constexpr int WARP_THREADS = 32;
+
+/* Bytes of one vectorised global access (uint4 / Vec16). */
+constexpr int VECTOR_BYTES = 16;
+
+/* Resident threads per SM of the architecture this device pass compiles for
+ * (sm_75: 1024; sm_86, sm_87, sm_89, sm_12x: 1536; others 2048), so launch
+ * bounds never ask for more blocks than an SM can hold. The host pass never
+ * uses it. */
+constexpr int arch_threads_per_sm() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  return 1024;
+#elif defined(__CUDA_ARCH__) &&                                                \
+    (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 ||   \
+     __CUDA_ARCH__ >= 1200)
+  return 1536;
+#else
+  return 2048;
+#endif
+}
+
+/* Minimum resident blocks for __launch_bounds__: want, capped by what the
+ * architecture being compiled can hold. */
+constexpr int min_blocks_for_arch(int want, int block_threads) {
+  return want < arch_threads_per_sm() / block_threads
+             ? want
+             : arch_threads_per_sm() / block_threads;
+}
+
+template <class T> struct ReducePolicy {
+  static constexpr int BLOCK_THREADS = 256;
+  // Resident blocks per SM that the register budget must allow (launch
+  // bounds), and the most the grid asks for. 8 fills an sm_80/90 SM (2048
+  // threads, 32 registers each); 8-byte MIN/MAX need more registers than
+  // that (the float ones spill at 32), and 6 blocks still keep ~96 KiB in
+  // flight per SM.
+  static constexpr int MIN_BLOCKS_PER_SM = sizeof(T) == 8 ? 6 : 8;
+  // Independent 16-byte loads each thread issues per loop trip (and as many
+  // accumulators): 64 B in flight per thread, ~128 KiB per SM at full
+  // occupancy, comfortably above HBM3e's bandwidth-delay product per SM.
+  static constexpr int UNROLL = 4;
+  static constexpr int VEC = VECTOR_BYTES / int(sizeof(T));
+  static constexpr size_t ITEMS_PER_BLOCK_TRIP =
+      size_t(BLOCK_THREADS) * UNROLL * VEC;
+  // Up to this many block trips of input, one block does the whole
+  // reduction in one launch: there a second launch costs more than the
+  // parallelism it buys.
+  static constexpr size_t SINGLE_BLOCK_TRIPS = 2;
+  static constexpr int FINAL_THREADS = BLOCK_THREADS;
+};
+
+/* Blocks of reduce_partials for n elements: as many as fit on the device at
+ * once (a whole multiple of the SM count, one wave, so the grid-stride loop
+ * gives every block the same work), fewer when n is too small to give each
+ * thread a full loop trip; 1 means one launch does everything. */
+template <class T>
+inline unsigned reduce_grid(int sm_count, int max_threads_per_sm, size_t n) {
+  using P = ReducePolicy<T>;
+  if (n <= P::SINGLE_BLOCK_TRIPS * P::ITEMS_PER_BLOCK_TRIP)
+    return 1;
+  int per_sm = max_threads_per_sm / P::BLOCK_THREADS;
+  if (per_sm < 1)
+    per_sm = 1;
+  if (per_sm > P::MIN_BLOCKS_PER_SM)
+    per_sm = P::MIN_BLOCKS_PER_SM;
+  size_t full = size_t(sm_count) * size_t(per_sm);
+  size_t needed = (n + P::ITEMS_PER_BLOCK_TRIP - 1) / P::ITEMS_PER_BLOCK_TRIP;
+  return unsigned(needed < full ? needed : full);
+}
+
+template <class T> struct ScanPolicy {
+  static constexpr int BLOCK_THREADS = 256;
+  // Four 16-byte vectors per thread (16 x 4-byte, 8 x 8-byte items): the
+  // tile is 16 KiB whatever the type, so the look-back cost per byte is the
+  // same, and the warp transpose with one pad element per 128 bytes is free
+  // of bank conflicts for both widths.
+  static constexpr int ITEMS_PER_THREAD = 64 / int(sizeof(T));
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
+  // Register cap: at most 64 registers a thread keeps 4 blocks resident.
+  static constexpr int MIN_BLOCKS_PER_SM = 4;
+  // Inputs of up to this many tiles are scanned by scan_single_block: one
+  // launch, no tile status, no init.
+  static constexpr size_t SINGLE_BLOCK_MAX_TILES = 2;
+  // Look-back back-off: a spinning warp sleeps this long between polls of
+  // predecessors that have published nothing yet, to leave L2 bandwidth to
+  // the tiles doing work. Only when the grid has at least
+  // LOOKBACK_DELAY_MIN_TILES tiles: on small grids it would only add
+  // latency. (CUB uses a similar fixed delay on sm_80/90.)
+  static constexpr unsigned LOOKBACK_SPIN_NS = 350;
+  static constexpr unsigned LOOKBACK_DELAY_MIN_TILES = 500;
+};
+
+constexpr int SCAN_INIT_THREADS = 256;
+
+constexpr int FILL_BLOCK_THREADS = 256;
+
+} // namespace prism_cuda
+
+#endif /* PRISM_BACKEND_CUDA_TUNING_CUH */

@@ -1,0 +1,137 @@
+/*
+ * State and helpers shared by the OpenCL backend's files.
+ *
+ * A context's backend state (prism__impl(ctx)) is one prism__cl: the
+ * device, one in-order queue, the device's tuning policy, and the programs
+ * built so far (kernel objects included), so that a primitive's hot path is
+ * argument setting and enqueues only.
+ */
+#ifndef PRISM_OPENCL_INTERNAL_H
+#define PRISM_OPENCL_INTERNAL_H
+
+#if defined(__APPLE__)
+#include <OpenCL/cl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#include "backend.h"
+#include "error.h"
+#include "opencl_sources.h"
+#include "tuning.h"
+
+#include <stddef.h>
+
+/* Kernels one program may hold (the largest .cl file has four). */
+#define PRISM_CL_MAX_KERNELS 8
+
+typedef struct prism__cl_program {
+  struct prism__cl_program *next;
+  const prism__cl_source *source; /* the kernel file, after common.cl */
+  char *options;                  /* build options, the rest of the key */
+  cl_program program;
+  const char *kernel_names[PRISM_CL_MAX_KERNELS];
+  cl_kernel kernels[PRISM_CL_MAX_KERNELS];
+} prism__cl_program;
+
+typedef struct prism__cl {
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context context;
+  cl_command_queue queue;
+  prism__cl_device_facts facts;
+  prism__cl_policy policy;
+  char platform_name[256];
+  char device_name[256];
+  char driver_version[128];
+  prism__cl_program *programs; /* built on first use, kept until fini */
+} prism__cl;
+
+static inline prism__cl *prism__cl_of(const prism_context *ctx) {
+  return (prism__cl *)prism__impl(ctx);
+}
+
+/* ---- opencl_errors.c ---------------------------------------------------- */
+
+/** "CL_OUT_OF_RESOURCES" for -5; "unknown OpenCL error" otherwise. */
+const char *prism__cl_error_name(cl_int err);
+
+/* ---- opencl_backend.c --------------------------------------------------- */
+
+/**
+ * Record a failed OpenCL call on ctx: the message is the formatted what,
+ * then the error's name and number. Allocation failures become
+ * PRISM_OUT_OF_MEMORY, everything else PRISM_BACKEND_ERROR.
+ */
+prism_status prism__cl_fail(prism_context *ctx, cl_int err, const char *fmt,
+                            ...) PRISM__PRINTF(3, 4);
+
+/* ---- opencl_platform.c -------------------------------------------------- */
+
+prism_status prism__cl_probe(int *count, char *reason, size_t reason_size);
+
+/** Choose platform and device for request, fill cl's device fields. */
+prism_status prism__cl_select_device(prism_context *ctx,
+                                     const prism__device_request *request,
+                                     prism__cl *cl, prism__device_info *info);
+
+/* ---- opencl_program.c --------------------------------------------------- */
+
+/** Size in bytes of argument slots, and a slot for a variable. */
+typedef struct prism__cl_arg {
+  size_t size;
+  const void *value;
+} prism__cl_arg;
+#define PRISM__CL_ARG(x)                                                       \
+  { sizeof(x), &(x) }
+
+/**
+ * The kernel named name of kernels_cl/file built with options (common.cl
+ * prepended); the program is built on first use and cached in the context
+ * with its kernels. Build failures give PRISM_BUILD_FAILED and the log.
+ */
+prism_status prism__cl_kernel(prism_context *ctx, const char *file,
+                              const char *options, const char *name,
+                              cl_kernel *out);
+
+/** Set the kernel's arguments and enqueue it over global work-items in
+ * work-groups of local (global a multiple of local). */
+prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
+                              const char *name, const prism__cl_arg *args,
+                              unsigned nargs, size_t global, size_t local);
+
+/** -D options naming the element type and operator as kernels see them
+ * (signed SUMs as unsigned: see common.cl). */
+void prism__cl_type_options(prism_type type, prism_op op, char *buf,
+                            size_t size);
+
+/** Release every program and kernel of cl. */
+void prism__cl_programs_release(prism__cl *cl);
+
+/* ---- opencl_disk_cache.c ------------------------------------------------ */
+
+/** A program built from the binary cached for this source and options,
+ * or NULL (no cache, no entry, or a bad entry, which is then deleted). */
+cl_program prism__cl_disk_cache_load(prism__cl *cl,
+                                     const prism__cl_source *source,
+                                     const char *options);
+
+/** Store the built program's binary (best effort: failures are silent). */
+void prism__cl_disk_cache_store(prism__cl *cl, const prism__cl_source *source,
+                                const char *options, cl_program program);
+
+/* ---- reduce.c, scan.c --------------------------------------------------- */
+
+prism_status prism__cl_reduce(prism_context *ctx,
+                              const prism__reduce_args *args);
+prism_status prism__cl_scan(prism_context *ctx, const prism__scan_args *args);
+
+/* Scratch regions start on this many bytes, whatever precedes them. */
+#define PRISM_CL_SCRATCH_ALIGN 256
+
+static inline size_t prism__cl_align(size_t bytes) {
+  return (bytes + PRISM_CL_SCRATCH_ALIGN - 1) / PRISM_CL_SCRATCH_ALIGN *
+         PRISM_CL_SCRATCH_ALIGN;
+}
+
+#endif /* PRISM_OPENCL_INTERNAL_H */

@@ -1,0 +1,191 @@
+/*
+ * Programs: embedded sources specialised by -D options, built on first use
+ * per context (from the disk cache when it has them) and kept, with their
+ * kernel objects, until the context goes. Kernel launches.
+ */
+#include "opencl_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const prism__cl_source *prism__cl_find_source(const char *name) {
+  for (size_t i = 0; i < prism__cl_source_count; i++)
+    if (strcmp(prism__cl_sources[i].name, name) == 0)
+      return &prism__cl_sources[i];
+  return NULL;
+}
+
+void prism__cl_type_options(prism_type type, prism_op op, char *buf,
+                            size_t size) {
+  static const char *const kernel_type[] = {"I32", "U32", "F32",
+                                            "I64", "U64", "F64"};
+  static const char *const op_name[] = {"SUM", "MIN", "MAX"};
+  /* Signed sums run unsigned so they wrap (same bits, defined overflow). */
+  if (op == PRISM_SUM && type == PRISM_I32)
+    type = PRISM_U32;
+  else if (op == PRISM_SUM && type == PRISM_I64)
+    type = PRISM_U64;
+  snprintf(buf, size, "-DPRISM_TYPE_%s -DPRISM_OP_%s", kernel_type[type],
+           op_name[op]);
+}
+
+static prism__cl_program *find_program(prism__cl *cl,
+                                       const prism__cl_source *source,
+                                       const char *options) {
+  for (prism__cl_program *p = cl->programs; p; p = p->next)
+    if (p->source == source && strcmp(p->options, options) == 0)
+      return p;
+  return NULL;
+}
+
+/* The build log, into the context (so prism_context_build_log has it). */
+static void keep_build_log(prism_context *ctx, prism__cl *cl,
+                           cl_program program) {
+  size_t size = 0;
+  char *log = NULL;
+  if (clGetProgramBuildInfo(program, cl->device, CL_PROGRAM_BUILD_LOG, 0, NULL,
+                            &size) == CL_SUCCESS &&
+      (log = malloc(size + 1)) != NULL) {
+    if (clGetProgramBuildInfo(program, cl->device, CL_PROGRAM_BUILD_LOG, size,
+                              log, NULL) != CL_SUCCESS)
+      size = 0;
+    log[size] = '\0';
+  }
+  prism__set_build_log(ctx, log ? log : "(no build log)");
+  free(log);
+}
+
+/* Build common.cl + source from text. #line directives make the build
+ * log name the file and line the compiler means. */
+static prism_status build_from_source(prism_context *ctx, prism__cl *cl,
+                                      const prism__cl_source *source,
+                                      const char *options, cl_program *out) {
+  const prism__cl_source *common = prism__cl_find_source("common.cl");
+  if (!common)
+    return prism__fail(ctx, PRISM_INTERNAL, "common.cl is not embedded");
+  static const char common_line[] = "#line 1 \"common.cl\"\n";
+  char line[128];
+  snprintf(line, sizeof line, "\n#line 1 \"%s\"\n", source->name);
+  const char *texts[4] = {common_line, common->text, line, source->text};
+  size_t sizes[4] = {sizeof common_line - 1, common->size, strlen(line),
+                     source->size};
+  cl_int err;
+  cl_program program =
+      clCreateProgramWithSource(cl->context, 4, texts, sizes, &err);
+  if (!program)
+    return prism__cl_fail(ctx, err, "clCreateProgramWithSource(%s)",
+                          source->name);
+  err = clBuildProgram(program, 1, &cl->device, options, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    keep_build_log(ctx, cl, program);
+    clReleaseProgram(program);
+    if (err != CL_BUILD_PROGRAM_FAILURE && err != CL_INVALID_BUILD_OPTIONS)
+      return prism__cl_fail(ctx, err, "clBuildProgram(%s, \"%s\")",
+                            source->name, options);
+    return prism__fail_native(ctx, PRISM_BUILD_FAILED, err,
+                              "building %s with \"%s\" failed on %s: %s "
+                              "(see prism_context_build_log)",
+                              source->name, options, cl->device_name,
+                              prism__cl_error_name(err));
+  }
+  *out = program;
+  return PRISM_OK;
+}
+
+static prism_status get_program(prism_context *ctx, prism__cl *cl,
+                                const char *file, const char *options,
+                                prism__cl_program **out) {
+  const prism__cl_source *source = prism__cl_find_source(file);
+  if (!source)
+    return prism__fail(ctx, PRISM_INTERNAL, "%s is not embedded", file);
+  prism__cl_program *p = find_program(cl, source, options);
+  if (p) {
+    *out = p;
+    return PRISM_OK;
+  }
+  p = calloc(1, sizeof *p);
+  char *copy = malloc(strlen(options) + 1);
+  if (!p || !copy) {
+    free(p);
+    free(copy);
+    return prism__fail(ctx, PRISM_OUT_OF_MEMORY, "out of host memory");
+  }
+  strcpy(copy, options);
+  p->source = source;
+  p->options = copy;
+  p->program = prism__cl_disk_cache_load(cl, source, options);
+  if (!p->program) {
+    prism_status st = build_from_source(ctx, cl, source, options, &p->program);
+    if (st != PRISM_OK) {
+      free(copy);
+      free(p);
+      return st;
+    }
+    prism__cl_disk_cache_store(cl, source, options, p->program);
+  }
+  p->next = cl->programs;
+  cl->programs = p;
+  *out = p;
+  return PRISM_OK;
+}
+
+prism_status prism__cl_kernel(prism_context *ctx, const char *file,
+                              const char *options, const char *name,
+                              cl_kernel *out) {
+  prism__cl *cl = prism__cl_of(ctx);
+  prism__cl_program *p = NULL;
+  prism_status st = get_program(ctx, cl, file, options, &p);
+  if (st != PRISM_OK)
+    return st;
+  int slot = 0;
+  for (; slot < PRISM_CL_MAX_KERNELS && p->kernel_names[slot]; slot++)
+    if (strcmp(p->kernel_names[slot], name) == 0) {
+      *out = p->kernels[slot];
+      return PRISM_OK;
+    }
+  if (slot == PRISM_CL_MAX_KERNELS)
+    return prism__fail(ctx, PRISM_INTERNAL,
+                       "%s: more than %d kernels asked for", file,
+                       PRISM_CL_MAX_KERNELS);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p->program, name, &err);
+  if (!k)
+    return prism__cl_fail(ctx, err, "clCreateKernel(%s in %s)", name, file);
+  p->kernel_names[slot] = name;
+  p->kernels[slot] = k;
+  *out = k;
+  return PRISM_OK;
+}
+
+prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
+                              const char *name, const prism__cl_arg *args,
+                              unsigned nargs, size_t global, size_t local) {
+  for (unsigned i = 0; i < nargs; i++) {
+    cl_int err = clSetKernelArg(kernel, i, args[i].size, args[i].value);
+    if (err != CL_SUCCESS)
+      return prism__cl_fail(ctx, err, "clSetKernelArg(%s, %u)", name, i);
+  }
+  cl_int err = clEnqueueNDRangeKernel(prism__cl_of(ctx)->queue, kernel, 1, NULL,
+                                      &global, &local, 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return prism__cl_fail(ctx, err,
+                          "clEnqueueNDRangeKernel(%s, %zu work-items in "
+                          "groups of %zu)",
+                          name, global, local);
+  return PRISM_OK;
+}
+
+void prism__cl_programs_release(prism__cl *cl) {
+  prism__cl_program *p = cl->programs;
+  while (p) {
+    prism__cl_program *next = p->next;
+    for (int i = 0; i < PRISM_CL_MAX_KERNELS && p->kernel_names[i]; i++)
+      clReleaseKernel(p->kernels[i]);
+    clReleaseProgram(p->program);
+    free(p->options);
+    free(p);
+    p = next;
+  }
+  cl->programs = NULL;
+}

@@ -1,0 +1,167 @@
+/*
+ * scan: two strategies, chosen by the device policy.
+ * - Look-back (GPUs): scan_init + scan_lookback, one pass over the data
+ *   (~2n words moved); small n: scan_single_block, one launch.
+ * - Reduce-then-scan (CPUs, and wherever look-back is not safe):
+ *   scan_reduce_chunks + scan_partials + scan_chunks over a few long
+ *   contiguous chunks (~3n words); small n: scan_chunks alone.
+ * Scratch comes from the context pool, carved with byte offsets passed as
+ * kernel arguments.
+ */
+#include "opencl_internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+static prism_status scan_lookback(prism_context *ctx,
+                                  const prism__scan_args *args) {
+  prism__cl *cl = prism__cl_of(ctx);
+  const prism__cl_policy *pol = &cl->policy;
+  const size_t elem = prism_type_size(args->type);
+  const size_t wg = pol->scan_wg;
+  const unsigned items = elem == 4 ? pol->scan_items_4 : pol->scan_items_8;
+  const size_t tile = wg * items;
+  const size_t tiles = (args->n + tile - 1) / tile;
+  if (tiles > UINT32_MAX)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "prism_scan: n = %zu needs more than 2^32 tiles of %zu",
+                       args->n, tile);
+
+  char type_opts[64], options[256];
+  prism__cl_type_options(args->type, args->op, type_opts, sizeof type_opts);
+  snprintf(options, sizeof options,
+           "%s -DPRISM_WG=%zu -DPRISM_ITEMS=%u -DPRISM_LB_WINDOW=%u", type_opts,
+           wg, items, pol->scan_lb_window);
+  cl_mem in = (cl_mem)args->in, out = (cl_mem)args->out;
+  const cl_ulong n = args->n;
+  const cl_uint exclusive = args->kind == PRISM_EXCLUSIVE;
+
+  cl_kernel k;
+  prism_status st;
+  if (tiles <= pol->scan_single_tiles) {
+    st = prism__cl_kernel(ctx, "scan.cl", options, "scan_single_block", &k);
+    if (st != PRISM_OK)
+      return st;
+    const prism__cl_arg a[] = {PRISM__CL_ARG(in), PRISM__CL_ARG(out),
+                               PRISM__CL_ARG(n), PRISM__CL_ARG(exclusive)};
+    return prism__cl_launch(ctx, k, "scan_single_block", a, 4, wg, wg);
+  }
+
+  /* Scratch: ticket | status_flag[tiles] | status_aggregate[tiles] |
+   * status_prefix[tiles], each region aligned. */
+  const cl_ulong ticket_offset = 0;
+  const cl_ulong flag_offset = PRISM_CL_SCRATCH_ALIGN;
+  const cl_ulong aggregate_offset = flag_offset + prism__cl_align(tiles * 4);
+  const cl_ulong prefix_offset =
+      aggregate_offset + prism__cl_align(tiles * elem);
+  void *native;
+  st = prism__scratch(ctx, (size_t)prefix_offset + tiles * elem, &native);
+  if (st != PRISM_OK)
+    return st;
+  cl_mem scratch = (cl_mem)native;
+
+  cl_kernel init;
+  st = prism__cl_kernel(ctx, "scan.cl", options, "scan_init", &init);
+  if (st == PRISM_OK)
+    st = prism__cl_kernel(ctx, "scan.cl", options, "scan_lookback", &k);
+  if (st != PRISM_OK)
+    return st;
+  const cl_uint tile_count = (cl_uint)tiles;
+  const prism__cl_arg init_args[] = {
+      PRISM__CL_ARG(scratch), PRISM__CL_ARG(ticket_offset),
+      PRISM__CL_ARG(flag_offset), PRISM__CL_ARG(tile_count)};
+  st = prism__cl_launch(ctx, init, "scan_init", init_args, 4,
+                        (tiles + wg - 1) / wg * wg, wg);
+  if (st != PRISM_OK)
+    return st;
+  const prism__cl_arg a[] = {PRISM__CL_ARG(in),
+                             PRISM__CL_ARG(out),
+                             PRISM__CL_ARG(n),
+                             PRISM__CL_ARG(exclusive),
+                             PRISM__CL_ARG(scratch),
+                             PRISM__CL_ARG(ticket_offset),
+                             PRISM__CL_ARG(flag_offset),
+                             PRISM__CL_ARG(aggregate_offset),
+                             PRISM__CL_ARG(prefix_offset)};
+  return prism__cl_launch(ctx, k, "scan_lookback", a, 9, tiles * wg, wg);
+}
+
+static prism_status scan_chunked(prism_context *ctx,
+                                 const prism__scan_args *args) {
+  prism__cl *cl = prism__cl_of(ctx);
+  const prism__cl_policy *pol = &cl->policy;
+  const size_t elem = prism_type_size(args->type);
+  const size_t wg = pol->chunk_wg;
+  const size_t vec =
+      pol->chunk_vec_bytes > elem ? pol->chunk_vec_bytes / elem : 1;
+
+  /* Chunks: as many as the policy wants, none shorter than chunk_min, each
+   * a whole number of vectors; work-items round up to whole work-groups
+   * (the extra ones own empty chunks). */
+  size_t chunks = args->n / pol->chunk_min;
+  size_t max_chunks = (size_t)pol->chunks_per_cu * cl->facts.compute_units;
+  if (chunks > max_chunks)
+    chunks = max_chunks;
+  if (chunks < 1)
+    chunks = 1;
+  size_t chunk = (args->n + chunks - 1) / chunks;
+  chunk = (chunk + vec - 1) / vec * vec;
+  chunks = (args->n + chunk - 1) / chunk;
+  const size_t global = (chunks + wg - 1) / wg * wg;
+
+  char type_opts[64], options[256];
+  prism__cl_type_options(args->type, args->op, type_opts, sizeof type_opts);
+  snprintf(options, sizeof options, "%s -DPRISM_WG=%zu -DPRISM_VEC=%zu",
+           type_opts, wg, vec);
+  cl_mem in = (cl_mem)args->in, out = (cl_mem)args->out;
+  const cl_ulong n = args->n, chunk_arg = chunk, sums_offset = 0;
+  const cl_uint exclusive = args->kind == PRISM_EXCLUSIVE;
+  const cl_uint has_prefix = chunks > 1;
+
+  cl_kernel reduce = NULL, partials = NULL, scan;
+  prism_status st =
+      prism__cl_kernel(ctx, "scan_chunks.cl", options, "scan_chunks", &scan);
+  if (st == PRISM_OK && has_prefix)
+    st = prism__cl_kernel(ctx, "scan_chunks.cl", options, "scan_reduce_chunks",
+                          &reduce);
+  if (st == PRISM_OK && has_prefix)
+    st = prism__cl_kernel(ctx, "scan_chunks.cl", options, "scan_partials",
+                          &partials);
+  if (st != PRISM_OK)
+    return st;
+
+  cl_mem scratch = NULL; /* a NULL buffer argument is allowed when unused */
+  if (has_prefix) {
+    void *native;
+    st = prism__scratch(ctx, global * elem, &native);
+    if (st != PRISM_OK)
+      return st;
+    scratch = (cl_mem)native;
+    const cl_uint count = (cl_uint)global;
+    const prism__cl_arg reduce_args[] = {
+        PRISM__CL_ARG(in), PRISM__CL_ARG(n), PRISM__CL_ARG(chunk_arg),
+        PRISM__CL_ARG(scratch), PRISM__CL_ARG(sums_offset)};
+    const prism__cl_arg partials_args[] = {PRISM__CL_ARG(scratch),
+                                           PRISM__CL_ARG(sums_offset),
+                                           PRISM__CL_ARG(count)};
+    st = prism__cl_launch(ctx, reduce, "scan_reduce_chunks", reduce_args, 5,
+                          global, wg);
+    if (st == PRISM_OK)
+      st = prism__cl_launch(ctx, partials, "scan_partials", partials_args, 3,
+                            wg, wg);
+    if (st != PRISM_OK)
+      return st;
+  }
+  const prism__cl_arg scan_args[] = {
+      PRISM__CL_ARG(in),          PRISM__CL_ARG(out),
+      PRISM__CL_ARG(n),           PRISM__CL_ARG(chunk_arg),
+      PRISM__CL_ARG(exclusive),   PRISM__CL_ARG(scratch),
+      PRISM__CL_ARG(sums_offset), PRISM__CL_ARG(has_prefix)};
+  return prism__cl_launch(ctx, scan, "scan_chunks", scan_args, 8, global, wg);
+}
+
+prism_status prism__cl_scan(prism_context *ctx, const prism__scan_args *args) {
+  if (prism__cl_of(ctx)->policy.scan_lookback)
+    return scan_lookback(ctx, args);
+  return scan_chunked(ctx, args);
+}

@@ -1,0 +1,59 @@
+/*
+ * CUB as the reference on NVIDIA devices: the same host data, uploaded by
+ * cub_ref itself with cudaMalloc/cudaMemcpy, timed the same way as prism
+ * (timing.h: k calls, then cudaStreamSynchronize). Temporary storage is
+ * allocated once, outside the timed loop. Built only with CUDA
+ * (PRISM_BENCH_HAVE_CUB); the declarations are here either way so that the
+ * primitive table can name its CUB counterpart.
+ */
+#ifndef PRISM_BENCH_CUB_REF_H
+#define PRISM_BENCH_CUB_REF_H
+
+#include "prism.h"
+#include "timing.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which CUB device algorithm a primitive corresponds to. */
+typedef enum cub_ref_algorithm {
+  CUB_REF_NONE = 0,
+  CUB_REF_REDUCE = 1, /* cub::DeviceReduce::Sum / Min / Max */
+  CUB_REF_SCAN = 2    /* cub::DeviceScan::{Inclusive,Exclusive}{Sum,Scan} */
+} cub_ref_algorithm;
+
+typedef enum cub_ref_status {
+  CUB_REF_OK = 0,
+  CUB_REF_SKIPPED = 1, /* no device, does not fit: msg says why */
+  CUB_REF_FAILED = 2   /* a CUDA call failed: msg says which */
+} cub_ref_status;
+
+typedef struct cub_ref_request {
+  cub_ref_algorithm algorithm;
+  prism_type type;
+  prism_op op;
+  prism_scan_kind kind; /* scan only */
+  const void *input;    /* n elements on the host */
+  size_t n;
+  void *result; /* host: the first call's result (reduce: one element,
+                   scan: n elements), for verification */
+} cub_ref_request;
+
+/* Whether CUDA device `device` can run CUB: 1 with its name, or 0 with the
+ * reason (no driver, no device). */
+int cub_ref_probe(int device, char *name, size_t name_size, char *why,
+                  size_t why_size);
+
+/* Upload, run once (result), then time the request on CUDA device `device`. */
+cub_ref_status cub_ref_run(int device, const cub_ref_request *request,
+                           const bench_timer *timer, bench_timing *timing,
+                           char *msg, size_t msg_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PRISM_BENCH_CUB_REF_H */

@@ -1,0 +1,415 @@
+#include "options.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_REPS 20
+#define QUICK_REPS 10
+#define DEFAULT_SEED 20240521u
+#define SWEEP_STEP 4 /* a range a..b runs a, 4a, 16a, ... and b */
+#define SWEEP_MIN_LOG2 10
+#define SWEEP_GPU_MAX_LOG2 28
+#define SWEEP_CPU_MAX_LOG2 24
+
+static const char usage[] =
+    "usage: prism-bench [PRIMITIVES] [options]\n"
+    "\n"
+    "Times prism's primitives, verifies each result against a serial C\n"
+    "reference, and compares with references measured in the same run: the\n"
+    "device's copy bandwidth, serial C on CPU devices, CUB on NVIDIA.\n"
+    "\n"
+    "PRIMITIVES  comma list of: %s (default: all),\n"
+    "            or `quick`: reduce sum and exclusive scan sum, i32 and f32,\n"
+    "            a few sizes, on the default backend (under a minute on a\n"
+    "            small CPU)\n"
+    "\n"
+    "options (LIST = comma-separated values):\n"
+    "  --backend LIST          cuda, opencl, auto (default: the environment,\n"
+    "                          PRISM_BACKEND / PRISM_DEVICE / "
+    "PRISM_OPENCL_PLATFORM)\n"
+    "  --opencl-platform LIST  one OpenCL context per platform, by index or\n"
+    "                          name substring (e.g. nvidia,pocl)\n"
+    "  --device N              device index within the backend / platform\n"
+    "  --type LIST             i32, u32, f32, i64, u64, f64 (default i32)\n"
+    "  --op LIST               sum, min, max (default sum)\n"
+    "  --kind LIST             scan: inclusive, exclusive (default exclusive)\n"
+    "  --n LIST                sizes: 1000000, 2^20, or ranges 2^10..2^28\n"
+    "                          (steps of 4x; default 2^10..2^28 on a GPU,\n"
+    "                          2^10..2^24 on a CPU device)\n"
+    "  --reps R                timed samples per row (default %d, quick %d)\n"
+    "  --seed S                seed of the input data\n"
+    "  --csv, --json           machine-readable output instead of the table\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "exit status: 0 all verified, 1 a verification or call failed, 2 bad "
+    "arguments\n";
+
+static void print_usage(void) {
+  char names[256] = "";
+  for (int i = 0; i < bench_primitive_count; i++) {
+    if (i)
+      strcat(names, ", ");
+    strncat(names, bench_primitives[i]->name, sizeof names - strlen(names) - 3);
+  }
+  printf(usage, names, DEFAULT_REPS, QUICK_REPS);
+}
+
+static int bad(const char *option, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Print "prism-bench: OPTION: message" and give the usage exit code. */
+static int bad(const char *option, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "prism-bench: %s: ", option);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, " (see prism-bench --help)\n");
+  return BENCH_EXIT_USAGE;
+}
+
+/* ---- Lists ----------------------------------------------------------------
+ */
+
+/* Calls item(name, ...) for each comma-separated item of list; stops at the
+ * first item that returns nonzero and returns that. */
+typedef int (*item_fn)(const char *option, const char *item,
+                       bench_options *opt);
+
+static int for_each_item(const char *option, const char *list, item_fn item,
+                         bench_options *opt) {
+  char buf[OPTIONS_NAME_SIZE];
+  const char *p = list;
+  for (;;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == 0)
+      return bad(option, "empty item in '%s'", list);
+    if (len >= sizeof buf)
+      return bad(option, "item too long in '%s'", list);
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    int rc = item(option, buf, opt);
+    if (rc)
+      return rc;
+    if (!end)
+      return 0;
+    p = end + 1;
+  }
+}
+
+static int too_many(const char *option) {
+  return bad(option, "more than %d items", OPTIONS_MAX_ITEMS);
+}
+
+static int primitive_item(const char *option, const char *name,
+                          bench_options *opt) {
+  if (strcmp(name, "quick") == 0) {
+    opt->quick = 1;
+    return 0;
+  }
+  const bench_primitive *p = bench_primitive_find(name);
+  if (!p) {
+    char names[256] = "";
+    for (int i = 0; i < bench_primitive_count; i++) {
+      strncat(names, bench_primitives[i]->name,
+              sizeof names - strlen(names) - 3);
+      strcat(names, ", ");
+    }
+    return bad(option, "unknown primitive '%s' (valid: %squick)", name, names);
+  }
+  if (opt->primitive_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->primitives[opt->primitive_count++] = p;
+  return 0;
+}
+
+static int backend_item(const char *option, const char *name,
+                        bench_options *opt) {
+  static const prism_backend all[] = {PRISM_BACKEND_CUDA, PRISM_BACKEND_OPENCL,
+                                      PRISM_BACKEND_AUTO};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    if (strcmp(name, prism_backend_name(all[i])) == 0) {
+      if (opt->backend_count == OPTIONS_MAX_ITEMS)
+        return too_many(option);
+      opt->backends[opt->backend_count++] = all[i];
+      return 0;
+    }
+  }
+  return bad(option, "unknown backend '%s' (valid: cuda, opencl, auto)", name);
+}
+
+static int platform_item(const char *option, const char *name,
+                         bench_options *opt) {
+  if (opt->platform_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  snprintf(opt->platforms[opt->platform_count++], OPTIONS_NAME_SIZE, "%s",
+           name);
+  return 0;
+}
+
+static int type_item(const char *option, const char *name, bench_options *opt) {
+  for (int t = 0; t < PRISM_TYPE_COUNT; t++) {
+    if (strcmp(name, prism_type_name((prism_type)t)) == 0) {
+      if (opt->type_count == OPTIONS_MAX_ITEMS)
+        return too_many(option);
+      opt->types[opt->type_count++] = (prism_type)t;
+      return 0;
+    }
+  }
+  return bad(option, "unknown type '%s' (valid: i32, u32, f32, i64, u64, f64)",
+             name);
+}
+
+static int op_item(const char *option, const char *name, bench_options *opt) {
+  static const prism_op all[] = {PRISM_SUM, PRISM_MIN, PRISM_MAX};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    if (strcmp(name, prism_op_name(all[i])) == 0) {
+      if (opt->op_count == OPTIONS_MAX_ITEMS)
+        return too_many(option);
+      opt->ops[opt->op_count++] = all[i];
+      return 0;
+    }
+  }
+  return bad(option, "unknown operator '%s' (valid: sum, min, max)", name);
+}
+
+static int kind_item(const char *option, const char *name, bench_options *opt) {
+  prism_scan_kind kind;
+  if (strcmp(name, "inclusive") == 0)
+    kind = PRISM_INCLUSIVE;
+  else if (strcmp(name, "exclusive") == 0)
+    kind = PRISM_EXCLUSIVE;
+  else
+    return bad(option, "unknown scan kind '%s' (valid: inclusive, exclusive)",
+               name);
+  if (opt->kind_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->kinds[opt->kind_count++] = kind;
+  return 0;
+}
+
+/* ---- Numbers ------------------------------------------------------------- */
+
+/* A decimal integer in [min, max], the whole string. */
+static int parse_uint(const char *s, unsigned long long min,
+                      unsigned long long max, unsigned long long *out) {
+  if (*s < '0' || *s > '9')
+    return 0;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end || v < min || v > max)
+    return 0;
+  *out = v;
+  return 1;
+}
+
+/* A size: 1000000 or 2^20. */
+static int parse_size(const char *s, size_t *out) {
+  unsigned long long v;
+  if (s[0] == '2' && s[1] == '^') {
+    if (!parse_uint(s + 2, 0, sizeof(size_t) * 8 - 1, &v))
+      return 0;
+    *out = (size_t)1 << v;
+    return 1;
+  }
+  if (!parse_uint(s, 1, SIZE_MAX, &v))
+    return 0;
+  *out = (size_t)v;
+  return 1;
+}
+
+static int add_size(const char *option, size_t n, bench_options *opt) {
+  if (opt->n_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->ns[opt->n_count++] = n;
+  return 0;
+}
+
+/* 2^k, 1000000, or a range lo..hi run in steps of 4x (hi included). */
+static int size_item(const char *option, const char *item, bench_options *opt) {
+  const char *dots = strstr(item, "..");
+  size_t lo, hi;
+  if (!dots) {
+    if (!parse_size(item, &lo))
+      return bad(option, "bad size '%s' (use 1000000, 2^20 or 2^10..2^20)",
+                 item);
+    return add_size(option, lo, opt);
+  }
+  char first[OPTIONS_NAME_SIZE];
+  size_t len = (size_t)(dots - item);
+  memcpy(first, item, len);
+  first[len] = '\0';
+  if (!parse_size(first, &lo) || !parse_size(dots + 2, &hi))
+    return bad(option, "bad range '%s' (use 2^10..2^20)", item);
+  if (lo > hi)
+    return bad(option, "empty range '%s': %zu > %zu", item, lo, hi);
+  for (size_t n = lo;; n *= SWEEP_STEP) {
+    int rc = add_size(option, n, opt);
+    if (rc)
+      return rc;
+    if (n > hi / SWEEP_STEP) {
+      return n == hi ? 0 : add_size(option, hi, opt);
+    }
+  }
+}
+
+/* ---- The command line ---------------------------------------------------- */
+
+/* The value of an option given as "--opt value" or "--opt=value". */
+static const char *option_value(int argc, char **argv, int *i,
+                                const char *inline_value) {
+  if (inline_value)
+    return inline_value;
+  if (*i + 1 < argc)
+    return argv[++*i];
+  return NULL;
+}
+
+static void set_defaults(bench_options *opt) {
+  memset(opt, 0, sizeof *opt);
+  opt->device = -1;
+  opt->reps = 0;
+  opt->seed = DEFAULT_SEED;
+  opt->format = REPORT_TABLE;
+}
+
+/* After parsing: the quick preset and the defaults of lists left empty. */
+static int finish(bench_options *opt) {
+  if (opt->quick && opt->primitive_count > 0)
+    return bad("PRIMITIVES", "`quick` runs on its own; name primitives "
+                             "instead to choose them");
+  if (opt->quick) {
+    opt->primitives[opt->primitive_count++] = &bench_reduce;
+    opt->primitives[opt->primitive_count++] = &bench_scan;
+    if (opt->type_count == 0) {
+      opt->types[opt->type_count++] = PRISM_I32;
+      opt->types[opt->type_count++] = PRISM_F32;
+    }
+  }
+  if (opt->primitive_count == 0) {
+    for (int i = 0; i < bench_primitive_count; i++)
+      opt->primitives[opt->primitive_count++] = bench_primitives[i];
+  }
+  if (opt->type_count == 0)
+    opt->types[opt->type_count++] = PRISM_I32;
+  if (opt->op_count == 0)
+    opt->ops[opt->op_count++] = PRISM_SUM;
+  if (opt->kind_count == 0)
+    opt->kinds[opt->kind_count++] = PRISM_EXCLUSIVE;
+  if (opt->reps == 0)
+    opt->reps = opt->quick ? QUICK_REPS : DEFAULT_REPS;
+  return -1;
+}
+
+int options_parse(int argc, char **argv, bench_options *opt) {
+  set_defaults(opt);
+  for (int i = 1; i < argc; i++) {
+    char name[64];
+    const char *arg = argv[i];
+    const char *eq = NULL;
+    int rc = 0;
+    if (arg[0] != '-') { /* PRIMITIVES */
+      rc = for_each_item("PRIMITIVES", arg, primitive_item, opt);
+      if (rc)
+        return rc;
+      continue;
+    }
+    if (strncmp(arg, "--", 2) == 0 && (eq = strchr(arg, '=')) != NULL) {
+      snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+      eq++;
+    } else {
+      snprintf(name, sizeof name, "%s", arg);
+    }
+
+    if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
+      print_usage();
+      return BENCH_EXIT_OK;
+    }
+    if (strcmp(name, "--csv") == 0 || strcmp(name, "--json") == 0) {
+      report_format f = name[2] == 'c' ? REPORT_CSV : REPORT_JSON;
+      if (eq)
+        return bad(name, "takes no value");
+      if (opt->format != REPORT_TABLE && opt->format != f)
+        return bad(name, "--csv and --json exclude each other");
+      opt->format = f;
+      continue;
+    }
+
+    static const struct {
+      const char *name;
+      item_fn item;
+    } lists[] = {
+        {"--backend", backend_item}, {"--opencl-platform", platform_item},
+        {"--type", type_item},       {"--op", op_item},
+        {"--kind", kind_item},       {"--n", size_item}};
+    int known = 0;
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
+      if (strcmp(name, lists[l].name) != 0)
+        continue;
+      const char *value = option_value(argc, argv, &i, eq);
+      if (!value)
+        return bad(name, "needs a value");
+      if ((rc = for_each_item(name, value, lists[l].item, opt)) != 0)
+        return rc;
+      known = 1;
+    }
+    if (known)
+      continue;
+
+    unsigned long long v;
+    if (strcmp(name, "--device") == 0) {
+      const char *value = option_value(argc, argv, &i, eq);
+      if (!value)
+        return bad(name, "needs a value");
+      if (!parse_uint(value, 0, 1 << 20, &v))
+        return bad(name, "'%s' is not a device index", value);
+      opt->device = (int)v;
+    } else if (strcmp(name, "--reps") == 0) {
+      const char *value = option_value(argc, argv, &i, eq);
+      if (!value)
+        return bad(name, "needs a value");
+      if (!parse_uint(value, 1, 100000, &v))
+        return bad(name, "'%s' is not a count from 1 to 100000", value);
+      opt->reps = (int)v;
+    } else if (strcmp(name, "--seed") == 0) {
+      const char *value = option_value(argc, argv, &i, eq);
+      if (!value)
+        return bad(name, "needs a value");
+      if (!parse_uint(value, 0, UINT64_MAX, &v))
+        return bad(name, "'%s' is not an unsigned integer", value);
+      opt->seed = v;
+    } else {
+      return bad(name, "unknown option");
+    }
+  }
+  return finish(opt);
+}
+
+int options_sizes(const bench_options *opt, int is_cpu, size_t *ns, int max) {
+  int count = 0;
+  if (opt->n_count > 0) {
+    for (int i = 0; i < opt->n_count && count < max; i++)
+      ns[count++] = opt->ns[i];
+    return count;
+  }
+  if (opt->quick) {
+    static const int cpu[] = {10, 16, 20, 24};
+    static const int gpu[] = {10, 16, 20, 24, 28};
+    const int *log2s = is_cpu ? cpu : gpu;
+    int len = is_cpu ? 4 : 5;
+    for (int i = 0; i < len && count < max; i++)
+      ns[count++] = (size_t)1 << log2s[i];
+    return count;
+  }
+  int top = is_cpu ? SWEEP_CPU_MAX_LOG2 : SWEEP_GPU_MAX_LOG2;
+  for (int k = SWEEP_MIN_LOG2; k <= top && count < max; k += 2)
+    ns[count++] = (size_t)1 << k;
+  return count;
+}

@@ -1,0 +1,54 @@
+/* Command line of prism-bench. */
+#ifndef PRISM_BENCH_OPTIONS_H
+#define PRISM_BENCH_OPTIONS_H
+
+#include "primitive.h"
+#include "prism.h"
+#include "report.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define OPTIONS_MAX_ITEMS 64 /* entries in any one list option */
+#define OPTIONS_NAME_SIZE 128
+
+typedef struct bench_options {
+  /* Primitives to run, in order; all of them when none are named. */
+  const bench_primitive *primitives[OPTIONS_MAX_ITEMS];
+  int primitive_count;
+  int quick; /* the `quick` preset */
+
+  /* Contexts: none of the three given means the environment's choice. */
+  prism_backend backends[OPTIONS_MAX_ITEMS];
+  int backend_count;
+  char platforms[OPTIONS_MAX_ITEMS][OPTIONS_NAME_SIZE];
+  int platform_count;
+  int device; /* -1: not given */
+
+  prism_type types[OPTIONS_MAX_ITEMS];
+  int type_count;
+  prism_op ops[OPTIONS_MAX_ITEMS];
+  int op_count;
+  prism_scan_kind kinds[OPTIONS_MAX_ITEMS];
+  int kind_count;
+  size_t ns[OPTIONS_MAX_ITEMS]; /* none: each device's default sweep */
+  int n_count;
+
+  int reps;
+  uint64_t seed;
+  report_format format;
+} bench_options;
+
+/* Exit codes of prism-bench. */
+enum { BENCH_EXIT_OK = 0, BENCH_EXIT_FAILED = 1, BENCH_EXIT_USAGE = 2 };
+
+/* Parse the command line into opt (defaults filled in). Returns -1 to go
+ * on, or an exit code: BENCH_EXIT_OK after --help, BENCH_EXIT_USAGE after
+ * printing what is wrong with an argument. */
+int options_parse(int argc, char **argv, bench_options *opt);
+
+/* The n values to run on a device: --n, or the default sweep for it. */
+int options_sizes(const bench_options *opt, int is_cpu, size_t *ns, int max);
+
+#endif /* PRISM_BENCH_OPTIONS_H */

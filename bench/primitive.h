@@ -1,0 +1,66 @@
+/*
+ * The primitive table of prism-bench. Each primitive is one struct of
+ * functions (set up, run, read back, check, its serial C version, its CUB
+ * counterpart, the bytes it must move); main's loop knows nothing else about
+ * it. Adding a primitive is a new prim_<name>.c and one line in primitives.c.
+ */
+#ifndef PRISM_BENCH_PRIMITIVE_H
+#define PRISM_BENCH_PRIMITIVE_H
+
+#include "cub_ref.h"
+#include "prism.h"
+
+#include <stddef.h>
+
+/* One measurement's parameters; a primitive reads the ones it uses. */
+typedef struct bench_case {
+  prism_type type;
+  prism_op op;
+  prism_scan_kind kind;
+  size_t n;
+  const void *input; /* n elements of type on the host, seeded random */
+} bench_case;
+
+/* Which bench_case parameters a primitive uses (the loop varies only
+ * those, and the report prints only those). */
+enum { BENCH_USES_OP = 1u << 0, BENCH_USES_KIND = 1u << 1 };
+
+typedef struct bench_primitive {
+  const char *name;
+  unsigned uses; /* BENCH_USES_* */
+  /* Bytes a result takes on the host (reduce: one element; scan: n). */
+  size_t (*result_bytes)(const bench_case *c);
+  /* The least traffic one call needs: the roofline numerator. */
+  double (*bytes_moved)(const bench_case *c);
+  /* Device buffers for the case, input uploaded. On failure nothing is left
+   * allocated and the status says why (PRISM_OUT_OF_MEMORY: a skip). */
+  prism_status (*setup)(prism_context *ctx, const bench_case *c, void **state);
+  /* One call, made as a user would make it. */
+  prism_status (*run)(void *state);
+  /* The last run's result, result_bytes of it, into host memory. */
+  prism_status (*read_result)(void *state, void *result);
+  void (*teardown)(void *state);
+  /* 1 if result is right for the case, else 0 with a message. */
+  int (*check)(const bench_case *c, const void *result, char *msg,
+               size_t msg_size);
+  /* The serial C version, writing result; timed on CPU devices. */
+  void (*serial)(const bench_case *c, void *result);
+  /* The CUB algorithm timed beside it on NVIDIA devices. */
+  cub_ref_algorithm cub;
+} bench_primitive;
+
+extern const bench_primitive bench_reduce;
+extern const bench_primitive bench_scan;
+
+/* The table, in the order `prism-bench` with no names runs it. */
+extern const bench_primitive *const bench_primitives[];
+extern const int bench_primitive_count;
+
+/* The primitive called name, or NULL. */
+const bench_primitive *bench_primitive_find(const char *name);
+
+/* A buffer holding the case's input (helper for setup functions). */
+prism_status bench_upload_input(prism_context *ctx, const bench_case *c,
+                                prism_buffer **out);
+
+#endif /* PRISM_BENCH_PRIMITIVE_H */

@@ -1,0 +1,71 @@
+/*
+ * prism-bench output: a fixed-width table for people, CSV and JSON for
+ * scripts. Rows are printed as they are measured; notes (skipped references,
+ * how to read the columns) come at the end.
+ */
+#ifndef PRISM_BENCH_REPORT_H
+#define PRISM_BENCH_REPORT_H
+
+#include <stddef.h>
+
+typedef enum report_format {
+  REPORT_TABLE = 0,
+  REPORT_CSV = 1,
+  REPORT_JSON = 2
+} report_format;
+
+typedef enum report_status {
+  REPORT_OK = 0,   /* measured and verified */
+  REPORT_SKIP = 1, /* not measured: does not fit, unsupported, ... */
+  REPORT_FAIL = 2, /* verification failed */
+  REPORT_ERROR = 3 /* a call failed */
+} report_status;
+
+/* A device the run measures, for the header. */
+typedef struct report_device {
+  const char *backend;  /* "cuda", "opencl" */
+  const char *name;     /* as the driver reports it */
+  const char *platform; /* OpenCL platform, or "CUDA <version>" */
+  int is_cpu;
+} report_device;
+
+/* One measurement. Strings may be NULL where they do not apply; numbers are
+ * 0 where they do not apply. */
+typedef struct report_row {
+  const char *backend;   /* "cuda", "opencl", or a reference: "serial", "cub" */
+  const char *device;    /* full name; the table shortens it */
+  const char *platform;  /* for CSV and JSON */
+  const char *primitive; /* "reduce", "scan", "copy", "memcpy" */
+  const char *op;        /* "sum", "min", "max" */
+  const char *kind;      /* "inclusive", "exclusive" */
+  const char *type;      /* "i32", ..., "byte" */
+  size_t n;              /* elements */
+  double seconds;        /* median time of one call */
+  double bytes;          /* minimum bytes one call moves */
+  double copy_bytes_per_s; /* the device's copy bandwidth, for %copy */
+  double vs_cub;           /* CUB time / this time */
+  double vs_serial;        /* this time / serial C time */
+  int reps;                /* samples */
+  int k;                   /* calls per sample */
+  report_status status;
+  const char *note; /* why a row was skipped or failed */
+} report_row;
+
+/* Start the output: the header naming the devices. */
+void report_begin(report_format format, const report_device *devices,
+                  int device_count, int reps);
+
+/* Print one row now. */
+void report_row_print(const report_row *row);
+
+/* Keep a note for the end of the output (stderr for CSV). */
+void report_note(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Finish the output: legend and notes. */
+void report_end(void);
+
+#endif /* PRISM_BENCH_REPORT_H */

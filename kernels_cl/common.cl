@@ -1,0 +1,194 @@
+/*
+ * common.cl: prepended to every prism kernel source.
+ *
+ * The host specialises each program with -D options:
+ *   PRISM_TYPE_{I32,U32,F32,I64,U64,F64}  the element type as kernels see it.
+ *       Signed SUMs arrive as U32/U64: unsigned arithmetic wraps, which is
+ *       the documented two's-complement result, where signed overflow would
+ *       be undefined.
+ *   PRISM_OP_{SUM,MIN,MAX}                the operator.
+ *   PRISM_WG     work-items per work-group (a power of two; kernels require
+ *                exactly this size so compilers can size local memory).
+ *   PRISM_VEC    elements per vector load (1, 2, 4, 8 or 16).
+ * Kernel files add their own (PRISM_ITEMS, PRISM_CHUNKED, ...).
+ */
+
+#if defined(PRISM_TYPE_F64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#define PRISM_CAT_(a, b) a##b
+#define PRISM_CAT(a, b) PRISM_CAT_(a, b)
+
+#if defined(PRISM_TYPE_I32)
+#define T int
+#define T_LOWEST INT_MIN
+#define T_HIGHEST INT_MAX
+#elif defined(PRISM_TYPE_U32)
+#define T uint
+#define T_LOWEST 0u
+#define T_HIGHEST UINT_MAX
+#elif defined(PRISM_TYPE_F32)
+#define T float
+#define T_LOWEST (-INFINITY)
+#define T_HIGHEST INFINITY
+#define T_IS_FLOAT 1
+#elif defined(PRISM_TYPE_I64)
+#define T long
+#define T_LOWEST LONG_MIN
+#define T_HIGHEST LONG_MAX
+#elif defined(PRISM_TYPE_U64)
+#define T ulong
+#define T_LOWEST 0ul
+#define T_HIGHEST ULONG_MAX
+#elif defined(PRISM_TYPE_F64)
+#define T double
+#define T_LOWEST ((double)-INFINITY)
+#define T_HIGHEST ((double)INFINITY)
+#define T_IS_FLOAT 1
+#else
+#error "prism: no PRISM_TYPE_* option given"
+#endif
+
+#ifndef T_IS_FLOAT
+#define T_IS_FLOAT 0
+#endif
+
+/* The identity: what a missing element contributes. Float SUM uses +0.0,
+ * the value the API documents for an exclusive scan's first element. */
+#if defined(PRISM_OP_SUM)
+#define IDENTITY ((T)0)
+#elif defined(PRISM_OP_MIN)
+#define IDENTITY ((T)T_HIGHEST)
+#elif defined(PRISM_OP_MAX)
+#define IDENTITY ((T)T_LOWEST)
+#else
+#error "prism: no PRISM_OP_* option given"
+#endif
+
+#ifndef PRISM_VEC
+#define PRISM_VEC 1
+#endif
+#if PRISM_VEC == 1
+#define VT T
+#else
+#define VT PRISM_CAT(T, PRISM_VEC)
+#endif
+
+/*
+ * The operator, as one expression that works on scalars and on vectors
+ * alike (OpenCL C's ?: selects per component when the condition is a
+ * vector). Float MIN/MAX: a NaN operand wins (a + b is then NaN), and among
+ * equal operands the one with the sign bit is the smaller, so -0.0 < +0.0.
+ * Together these make min and max exact and independent of order.
+ */
+#if defined(PRISM_OP_SUM)
+#define PRISM_OP_EXPR(a, b) ((a) + (b))
+#elif T_IS_FLOAT
+#define PRISM_FLOAT_PICK(a, b, a_wins)                                         \
+  ((isnan(a) | isnan(b)) ? (a) + (b) : (a_wins) ? (a) : (b))
+#if defined(PRISM_OP_MIN)
+#define PRISM_OP_EXPR(a, b)                                                    \
+  PRISM_FLOAT_PICK(a, b, ((a) < (b)) | (((a) == (b)) & signbit(a)))
+#else
+#define PRISM_OP_EXPR(a, b)                                                    \
+  PRISM_FLOAT_PICK(a, b, ((a) > (b)) | (((a) == (b)) & signbit(b)))
+#endif
+#elif defined(PRISM_OP_MIN)
+#define PRISM_OP_EXPR(a, b) min(a, b)
+#else
+#define PRISM_OP_EXPR(a, b) max(a, b)
+#endif
+
+T op(T a, T b) {
+  return PRISM_OP_EXPR(a, b);
+}
+
+#if PRISM_VEC > 1
+VT opv(VT a, VT b) {
+  return PRISM_OP_EXPR(a, b);
+}
+
+/* Fold the lanes of a vector, lowest lane leftmost. */
+T reduce_lanes(VT v) {
+  T lanes[PRISM_VEC];
+  PRISM_CAT(vstore, PRISM_VEC)(v, 0, lanes);
+  T x = lanes[0];
+  for (int i = 1; i < PRISM_VEC; i++)
+    x = op(x, lanes[i]);
+  return x;
+}
+#else
+#define opv op
+#define reduce_lanes(v) (v)
+#endif
+
+/* Vector v of p: p is a buffer start (aligned for VT by the allocator) and
+ * vector indexes count whole vectors, so these loads are aligned. */
+#define LOAD_VEC(p, v) (((__global const VT *)(p))[v])
+#define STORE_VEC(p, v, x) (((__global VT *)(p))[v] = (x))
+
+/* A typed view of the scratch buffer at a byte offset the host chose. */
+#define SCRATCH(type, base, byte_offset)                                       \
+  ((__global type *)((base) + (byte_offset)))
+
+/*
+ * Fold [first, end) of p with op, one vector at a time, in a private
+ * accumulator: the registers are where a work-item's partial lives until the
+ * work-group meets. step is 1 for a contiguous chunk, the global size for a
+ * grid-stride loop. Vector indexes.
+ */
+T fold_vectors(__global const T *p, ulong first, ulong end, ulong step) {
+  VT acc = (VT)(IDENTITY);
+  for (ulong v = first; v < end; v += step)
+    acc = opv(acc, LOAD_VEC(p, v));
+  return reduce_lanes(acc);
+}
+
+/* Fold elements [first, end) of p one at a time (tails). */
+T fold_elements(__global const T *p, ulong first, ulong end, T x) {
+  for (ulong i = first; i < end; i++)
+    x = op(x, p[i]);
+  return x;
+}
+
+/*
+ * Work-group reduce of one value per work-item, a tree in local memory
+ * (buf holds PRISM_WG values). The result is valid in work-item 0.
+ */
+T wg_reduce(T x, __local T *buf) {
+  const uint lid = get_local_id(0);
+  buf[lid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = PRISM_WG / 2; s > 0; s >>= 1) {
+    if (lid < s)
+      buf[lid] = op(buf[lid], buf[lid + s]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return buf[0];
+}
+
+/*
+ * Work-group exclusive scan of one value per work-item (Hillis-Steele,
+ * double-buffered so each step needs one barrier; buf holds 2 * PRISM_WG
+ * values). Returns the work-item's exclusive prefix and sets *total to the
+ * op of all values. Ends with a barrier so buf may be reused at once.
+ */
+T wg_scan_exclusive(T x, __local T *buf, T *total) {
+  const uint lid = get_local_id(0);
+  uint in = 0;
+  buf[lid] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint off = 1; off < PRISM_WG; off <<= 1) {
+    T v = buf[in + lid];
+    if (lid >= off)
+      v = op(buf[in + lid - off], v);
+    buf[(PRISM_WG - in) + lid] = v;
+    in = PRISM_WG - in;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  T exclusive = lid > 0 ? buf[in + lid - 1] : IDENTITY;
+  *total = buf[in + PRISM_WG - 1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return exclusive;
+}
