@@ -100,10 +100,10 @@ prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
                               const char *name, const prism__cl_arg *args,
                               unsigned nargs, size_t global, size_t local);
 
-/** -D options naming the element type and operator as kernels see them
- * (signed SUMs as unsigned: see common.cl). */
-void prism__cl_type_options(prism_type type, prism_op op, char *buf,
-                            size_t size);
+/** Build options: -D options naming the element type and operator as
+ * kernels see them (signed SUMs as unsigned: see common.cl), then fmt. */
+void prism__cl_options(char *buf, size_t size, prism_type type, prism_op op,
+                       const char *fmt, ...) PRISM__PRINTF(5, 6);
 
 /** Release every program and kernel of cl. */
 void prism__cl_programs_release(prism__cl *cl);

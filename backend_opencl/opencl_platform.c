@@ -6,6 +6,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Discovery is serialised process-wide: PoCL 3.1 answers a clGetDeviceIDs
+ * made while another thread's first call is initialising its devices with
+ * CL_DEVICE_NOT_FOUND, so threads that create contexts at once would see
+ * "no device". Once drivers are up the lock costs nothing that matters.
+ */
+#if defined(_WIN32)
+#include <windows.h>
+static SRWLOCK discovery = SRWLOCK_INIT;
+static void discovery_lock(void) {
+  AcquireSRWLockExclusive(&discovery);
+}
+static void discovery_unlock(void) {
+  ReleaseSRWLockExclusive(&discovery);
+}
+#else
+#include <pthread.h>
+static pthread_mutex_t discovery = PTHREAD_MUTEX_INITIALIZER;
+static void discovery_lock(void) {
+  pthread_mutex_lock(&discovery);
+}
+static void discovery_unlock(void) {
+  pthread_mutex_unlock(&discovery);
+}
+#endif
+
 /* Platforms beyond this many are ignored (machines have one to three). */
 #define MAX_PLATFORMS 16
 
@@ -48,7 +74,7 @@ static void device_string(cl_device_id device, cl_device_info what, char *buf,
   buf[size - 1] = '\0';
 }
 
-prism_status prism__cl_probe(int *count, char *reason, size_t reason_size) {
+static prism_status probe_locked(int *count, char *reason, size_t reason_size) {
   platform_list list;
   cl_int err = list_platforms(&list);
   *count = 0;
@@ -70,6 +96,13 @@ prism_status prism__cl_probe(int *count, char *reason, size_t reason_size) {
     snprintf(reason, reason_size, "%d device(s) on %u OpenCL platform(s)",
              total, list.count);
   return PRISM_OK;
+}
+
+prism_status prism__cl_probe(int *count, char *reason, size_t reason_size) {
+  discovery_lock();
+  prism_status st = probe_locked(count, reason, reason_size);
+  discovery_unlock();
+  return st;
 }
 
 static int contains_nocase(const char *haystack, const char *needle) {
@@ -134,16 +167,15 @@ static int choose_platform(prism_context *ctx, const platform_list *list,
       return (int)index;
     describe_platforms(list, found, sizeof found);
     prism__fail(ctx, PRISM_DEVICE_NOT_FOUND,
-                "no OpenCL platform %s; platforms: %s", want, found);
+                "no OpenCL platform with index %s; platforms: %s", want, found);
     return -1;
-  } else {
-    for (cl_uint p = 0; p < list->count; p++) {
-      char name[256], vendor[256];
-      platform_string(list->ids[p], CL_PLATFORM_NAME, name, sizeof name);
-      platform_string(list->ids[p], CL_PLATFORM_VENDOR, vendor, sizeof vendor);
-      if (contains_nocase(name, want) || contains_nocase(vendor, want))
-        return (int)p;
-    }
+  }
+  for (cl_uint p = 0; p < list->count; p++) {
+    char name[256], vendor[256];
+    platform_string(list->ids[p], CL_PLATFORM_NAME, name, sizeof name);
+    platform_string(list->ids[p], CL_PLATFORM_VENDOR, vendor, sizeof vendor);
+    if (contains_nocase(name, want) || contains_nocase(vendor, want))
+      return (int)p;
   }
   describe_platforms(list, found, sizeof found);
   prism__fail(ctx, PRISM_DEVICE_NOT_FOUND,
@@ -202,9 +234,9 @@ static void device_facts(cl_device_id device, prism__cl_device_facts *f) {
   f->base_align = align_bits / 8;
 }
 
-prism_status prism__cl_select_device(prism_context *ctx,
-                                     const prism__device_request *request,
-                                     prism__cl *cl, prism__device_info *info) {
+static prism_status select_locked(prism_context *ctx,
+                                  const prism__device_request *request,
+                                  prism__cl *cl, prism__device_info *info) {
   platform_list list;
   cl_int err = list_platforms(&list);
   if (list.count == 0)
@@ -249,4 +281,13 @@ prism_status prism__cl_select_device(prism_context *ctx,
   info->is_cpu = cl->facts.is_cpu;
   info->type_mask = type_mask(cl->device);
   return PRISM_OK;
+}
+
+prism_status prism__cl_select_device(prism_context *ctx,
+                                     const prism__device_request *request,
+                                     prism__cl *cl, prism__device_info *info) {
+  discovery_lock();
+  prism_status st = select_locked(ctx, request, cl, info);
+  discovery_unlock();
+  return st;
 }

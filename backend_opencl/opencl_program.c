@@ -5,6 +5,7 @@
  */
 #include "opencl_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,8 @@ const prism__cl_source *prism__cl_find_source(const char *name) {
   return NULL;
 }
 
-void prism__cl_type_options(prism_type type, prism_op op, char *buf,
-                            size_t size) {
+void prism__cl_options(char *buf, size_t size, prism_type type, prism_op op,
+                       const char *fmt, ...) {
   static const char *const kernel_type[] = {"I32", "U32", "F32",
                                             "I64", "U64", "F64"};
   static const char *const op_name[] = {"SUM", "MIN", "MAX"};
@@ -26,8 +27,14 @@ void prism__cl_type_options(prism_type type, prism_op op, char *buf,
     type = PRISM_U32;
   else if (op == PRISM_SUM && type == PRISM_I64)
     type = PRISM_U64;
-  snprintf(buf, size, "-DPRISM_TYPE_%s -DPRISM_OP_%s", kernel_type[type],
-           op_name[op]);
+  int used = snprintf(buf, size, "-DPRISM_TYPE_%s -DPRISM_OP_%s ",
+                      kernel_type[type], op_name[op]);
+  if (used < 0 || (size_t)used >= size)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + used, size - (size_t)used, fmt, ap);
+  va_end(ap);
 }
 
 static prism__cl_program *find_program(prism__cl *cl,

@@ -6,8 +6,6 @@
  */
 #include "opencl_internal.h"
 
-#include <stdio.h>
-
 prism_status prism__cl_reduce(prism_context *ctx,
                               const prism__reduce_args *args) {
   prism__cl *cl = prism__cl_of(ctx);
@@ -28,11 +26,10 @@ prism_status prism__cl_reduce(prism_context *ctx,
   if (groups < 1)
     groups = 1;
 
-  char type_opts[64], options[256];
-  prism__cl_type_options(args->type, args->op, type_opts, sizeof type_opts);
-  snprintf(options, sizeof options,
-           "%s -DPRISM_WG=%zu -DPRISM_VEC=%u -DPRISM_CHUNKED=%d", type_opts, wg,
-           vec, pol->reduce_chunked);
+  char options[256];
+  prism__cl_options(options, sizeof options, args->type, args->op,
+                    "-DPRISM_WG=%zu -DPRISM_VEC=%u -DPRISM_CHUNKED=%d", wg, vec,
+                    pol->reduce_chunked);
   cl_kernel partials, final = NULL;
   prism_status st =
       prism__cl_kernel(ctx, "reduce.cl", options, "reduce_partials", &partials);

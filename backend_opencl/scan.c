@@ -11,7 +11,6 @@
 #include "opencl_internal.h"
 
 #include <stdint.h>
-#include <stdio.h>
 
 static prism_status scan_lookback(prism_context *ctx,
                                   const prism__scan_args *args) {
@@ -27,11 +26,10 @@ static prism_status scan_lookback(prism_context *ctx,
                        "prism_scan: n = %zu needs more than 2^32 tiles of %zu",
                        args->n, tile);
 
-  char type_opts[64], options[256];
-  prism__cl_type_options(args->type, args->op, type_opts, sizeof type_opts);
-  snprintf(options, sizeof options,
-           "%s -DPRISM_WG=%zu -DPRISM_ITEMS=%u -DPRISM_LB_WINDOW=%u", type_opts,
-           wg, items, pol->scan_lb_window);
+  char options[256];
+  prism__cl_options(options, sizeof options, args->type, args->op,
+                    "-DPRISM_WG=%zu -DPRISM_ITEMS=%u -DPRISM_LB_WINDOW=%u", wg,
+                    items, pol->scan_lb_window);
   cl_mem in = (cl_mem)args->in, out = (cl_mem)args->out;
   const cl_ulong n = args->n;
   const cl_uint exclusive = args->kind == PRISM_EXCLUSIVE;
@@ -109,10 +107,9 @@ static prism_status scan_chunked(prism_context *ctx,
   chunks = (args->n + chunk - 1) / chunk;
   const size_t global = (chunks + wg - 1) / wg * wg;
 
-  char type_opts[64], options[256];
-  prism__cl_type_options(args->type, args->op, type_opts, sizeof type_opts);
-  snprintf(options, sizeof options, "%s -DPRISM_WG=%zu -DPRISM_VEC=%zu",
-           type_opts, wg, vec);
+  char options[256];
+  prism__cl_options(options, sizeof options, args->type, args->op,
+                    "-DPRISM_WG=%zu -DPRISM_VEC=%zu", wg, vec);
   cl_mem in = (cl_mem)args->in, out = (cl_mem)args->out;
   const cl_ulong n = args->n, chunk_arg = chunk, sums_offset = 0;
   const cl_uint exclusive = args->kind == PRISM_EXCLUSIVE;
