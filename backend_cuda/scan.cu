@@ -80,10 +80,10 @@ template <class T, prism_op OP> struct TileScan {
 };
 
 /*
- * scan_init: clears status_flag[0, num_tiles) and the ticket after it (one
- * contiguous range of words). One thread per word, 4 bytes written each.
+ * scan_init: clears the tile status words and the ticket (one contiguous
+ * range of 64-bit words). One thread per word.
  */
-__global__ void scan_init(unsigned *words, size_t count) {
+__global__ void scan_init(unsigned long long *words, size_t count) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < count)
     words[i] = 0;
@@ -127,9 +127,12 @@ __launch_bounds__(ScanPolicy<T>::BLOCK_THREADS,
       S::reduce_items(items), s.warp_slots, &aggregate);
 
   if (warp_id() == 0) {
-    const unsigned spin_ns =
-        gridDim.x >= P::LOOKBACK_DELAY_MIN_TILES ? P::LOOKBACK_SPIN_NS : 0;
-    T tile_prefix = lookback<typename S::Op>(status, tile, aggregate, spin_ns);
+    // Pauses help only when many tiles contend; on small grids they are
+    // pure latency.
+    const bool pause = gridDim.x >= P::LOOKBACK_PAUSE_MIN_TILES;
+    T tile_prefix = lookback<typename S::Op>(status, tile, aggregate,
+                                             pause ? P::LOOKBACK_FIRST_NS : 0,
+                                             pause ? P::LOOKBACK_SPIN_NS : 0);
     if (threadIdx.x == 0)
       s.tile_prefix = tile_prefix;
   }
@@ -200,27 +203,25 @@ prism_status run_scan(prism_context *ctx, prism__cuda_ctx *c,
     return prism__fail(ctx, PRISM_UNSUPPORTED,
                        "scan of %zu elements: more than 2^31 tiles", n);
 
-  // One scratch region: [flags + ticket][aggregates][prefixes], each part
-  // 256-byte aligned. Flags and ticket are adjacent so one clear covers
-  // both.
-  const size_t words = num_tiles + 1;
-  const size_t flag_bytes = prism__cuda_align(words * sizeof(unsigned));
-  const size_t value_bytes = prism__cuda_align(num_tiles * sizeof(T));
+  // One scratch region of 64-bit words: [aggregates][prefixes][ticket],
+  // cleared by one scan_init.
+  using Status = TileStatus<T>;
+  const size_t status_words = num_tiles * Status::STATUS_WORDS;
+  const size_t words = 2 * status_words + 1;
   void *scratch = NULL;
-  prism_status st = prism__scratch(ctx, flag_bytes + 2 * value_bytes, &scratch);
+  prism_status st =
+      prism__scratch(ctx, words * sizeof(unsigned long long), &scratch);
   if (st != PRISM_OK)
     return st;
-  char *base = static_cast<char *>(scratch);
-  TileStatus<T> status;
-  status.flag = reinterpret_cast<unsigned *>(base);
-  status.aggregate = reinterpret_cast<T *>(base + flag_bytes);
-  status.prefix = reinterpret_cast<T *>(base + flag_bytes + value_bytes);
-  unsigned *ticket = status.flag + num_tiles;
+  Status status;
+  status.aggregate = static_cast<unsigned long long *>(scratch);
+  status.prefix = status.aggregate + status_words;
+  unsigned *ticket = reinterpret_cast<unsigned *>(status.prefix + status_words);
 
   const size_t init_blocks =
       (words + SCAN_INIT_THREADS - 1) / SCAN_INIT_THREADS;
   scan_init<<<unsigned(init_blocks), SCAN_INIT_THREADS, 0, c->stream>>>(
-      status.flag, words);
+      status.aggregate, words);
   st = prism__cuda_check_launch(ctx, "scan_init");
   if (st != PRISM_OK)
     return st;

@@ -2,22 +2,24 @@
  * Tile status for the decoupled look-back scan (Merrill & Garland 2016), and
  * the look-back itself.
  *
- * Layout (the OpenCL port uses the same, for every type): three arrays in
- * scratch, indexed by tile id,
- *   status_flag[]       uint32: 0 = empty, 1 = aggregate, 2 = prefix
- *   status_aggregate[]  T: the tile's own total          (valid at flag >= 1)
- *   status_prefix[]     T: the total of tiles 0..tile     (valid at flag == 2)
- * A flag only grows, and a value is written once, before its flag. The
- * writer stores the value, fences, then stores the flag; the reader loads
- * the flag, fences, then loads the value. Flags and values go through
- * volatile accesses, which skip the SM's L1 (not coherent across SMs).
+ * Layout (the OpenCL port uses the same, for every type): two arrays of
+ * 64-bit words in scratch, cleared by scan_init before each scan,
+ *   status_aggregate[tile * STATUS_WORDS + h]  the tile's own total
+ *   status_prefix[tile * STATUS_WORDS + h]     the total of tiles 0..tile
+ * STATUS_WORDS = sizeof(T) / 4. Word h holds 32 bits of the value (h = 0
+ * the low half) in its low 32 bits and STATUS_VALID in its high 32 bits, so
+ * one 64-bit store publishes a flag together with its bits: a reader never
+ * sees a flag without its value, and no fence is needed between them. An
+ * 8-byte value is valid once both its words are. Each word is written once
+ * per scan, so a value, once valid, never changes under a reader. Accesses
+ * are volatile, which skips the SM's L1 (not coherent across SMs).
  */
 #ifndef PRISM_BACKEND_CUDA_TILE_STATUS_CUH
 #define PRISM_BACKEND_CUDA_TILE_STATUS_CUH
 
 #include "block.cuh"
 
-#include <cuda/atomic>
+#include <string.h>
 
 namespace prism_cuda {
 
@@ -27,48 +29,86 @@ enum : unsigned {
   STATUS_PREFIX = 2,
 };
 
-/* Orders the value before the flag (writer) and the flag before the value
- * (reader). A device-scope acquire-release fence is all this message passing
- * needs, and is lighter than __threadfence (a sequentially consistent
- * fence). */
-__device__ __forceinline__ void status_fence() {
-  cuda::atomic_thread_fence(cuda::memory_order_acq_rel,
-                            cuda::thread_scope_device);
-}
-
-template <class T> __device__ __forceinline__ T load_volatile(const T *p) {
-  return *reinterpret_cast<const volatile T *>(p);
-}
-
-template <class T> __device__ __forceinline__ void store_volatile(T *p, T v) {
-  *reinterpret_cast<volatile T *>(p) = v;
-}
+constexpr unsigned long long STATUS_VALID = 1ull << 32;
 
 template <class T> struct TileStatus {
-  unsigned *flag;
-  T *aggregate;
-  T *prefix;
+  static constexpr int STATUS_WORDS = int(sizeof(T)) / 4;
+  unsigned long long *aggregate;
+  unsigned long long *prefix;
 
-  /* One thread publishes a tile's aggregate or inclusive prefix. */
+  /* One thread publishes value as tile's aggregate or inclusive prefix. */
   __device__ __forceinline__ void publish(unsigned tile, unsigned kind,
                                           T value) const {
-    store_volatile((kind == STATUS_PREFIX ? prefix : aggregate) + tile, value);
-    status_fence();
-    store_volatile(flag + tile, kind);
+    unsigned halves[STATUS_WORDS];
+    memcpy(halves, &value, sizeof(T));
+    volatile unsigned long long *words =
+        (kind == STATUS_PREFIX ? prefix : aggregate) +
+        size_t(tile) * STATUS_WORDS;
+#pragma unroll
+    for (int h = 0; h < STATUS_WORDS; ++h)
+      words[h] = STATUS_VALID | halves[h];
+  }
+
+  /* What tile has published: STATUS_PREFIX or STATUS_AGGREGATE with its
+   * value, or STATUS_EMPTY. Both arrays are read at once (one round trip). */
+  __device__ __forceinline__ unsigned read(unsigned tile, T &value) const {
+    const volatile unsigned long long *p = prefix + size_t(tile) * STATUS_WORDS;
+    const volatile unsigned long long *a =
+        aggregate + size_t(tile) * STATUS_WORDS;
+    unsigned long long pw[STATUS_WORDS], aw[STATUS_WORDS];
+#pragma unroll
+    for (int h = 0; h < STATUS_WORDS; ++h) {
+      pw[h] = p[h];
+      aw[h] = a[h];
+    }
+    bool p_valid = true, a_valid = true;
+    unsigned pv[STATUS_WORDS], av[STATUS_WORDS];
+#pragma unroll
+    for (int h = 0; h < STATUS_WORDS; ++h) {
+      p_valid = p_valid && (pw[h] >> 32) != 0;
+      a_valid = a_valid && (aw[h] >> 32) != 0;
+      pv[h] = unsigned(pw[h]);
+      av[h] = unsigned(aw[h]);
+    }
+    if (p_valid) {
+      memcpy(&value, pv, sizeof(T));
+      return STATUS_PREFIX;
+    }
+    if (a_valid) {
+      memcpy(&value, av, sizeof(T));
+      return STATUS_AGGREGATE;
+    }
+    return STATUS_EMPTY;
   }
 };
+
+/* A pause in the look-back (sm_70 and later; elsewhere only a compiler
+ * barrier so that polls are not hoisted). */
+__device__ __forceinline__ void lookback_pause(unsigned ns) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  if (ns)
+    __nanosleep(ns);
+  else
+    __threadfence_block();
+#else
+  (void)ns;
+  __threadfence_block();
+#endif
+}
 
 /*
  * Called by one whole warp of the block that owns tile, once its aggregate
  * is known. Publishes the aggregate, walks back over the predecessors 32 at
- * a time (lane i reads tile - 1 - i), adding their aggregates until it meets
- * an inclusive prefix, publishes this tile's inclusive prefix and returns
- * the exclusive one (the same in every lane). Tile 0 publishes its prefix at
- * once. spin_ns: back-off between polls of a window with empty tiles.
+ * a time (lane i reads tile - 1 - i), combining their aggregates until it
+ * meets an inclusive prefix, publishes this tile's inclusive prefix and
+ * returns the exclusive one (the same in every lane). Tile 0 publishes its
+ * prefix at once. first_ns: a pause before the first poll, which gives the
+ * predecessors time to publish; spin_ns: the pause between polls of a
+ * window that still has empty tiles.
  */
 template <class Op, class T>
 __device__ T lookback(const TileStatus<T> &status, unsigned tile, T aggregate,
-                      unsigned spin_ns) {
+                      unsigned first_ns, unsigned spin_ns) {
   const int lane = lane_id();
   if (tile == 0) {
     if (lane == 0)
@@ -77,15 +117,16 @@ __device__ T lookback(const TileStatus<T> &status, unsigned tile, T aggregate,
   }
   if (lane == 0)
     status.publish(tile, STATUS_AGGREGATE, aggregate);
+  lookback_pause(first_ns);
 
   T exclusive = Op::identity();
   bool first_window = true;
   long long pred = (long long)tile - 1 - lane;
   for (;;) {
-    // Before tile 0 there is nothing to add; a prefix flag stops the walk.
-    unsigned flag = STATUS_PREFIX;
-    if (pred >= 0)
-      flag = load_volatile(status.flag + pred);
+    // Before tile 0 there is nothing to add; a prefix stops the walk.
+    T value = Op::identity();
+    unsigned flag = pred >= 0 ? status.read(unsigned(pred), value)
+                              : unsigned(STATUS_PREFIX);
     // Lanes up to the nearest prefix (the lowest such lane) count; those
     // beyond are covered by it, so only counted lanes are waited for.
     unsigned prefixes, counted;
@@ -94,19 +135,12 @@ __device__ T lookback(const TileStatus<T> &status, unsigned tile, T aggregate,
       counted = ((prefixes & (0u - prefixes)) << 1) - 1u; // all if none
       if (!(__ballot_sync(FULL_MASK, flag == STATUS_EMPTY) & counted))
         break;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-      if (spin_ns)
-        __nanosleep(spin_ns);
-#endif
+      lookback_pause(spin_ns);
       if (flag == STATUS_EMPTY)
-        flag = load_volatile(status.flag + pred);
+        flag = status.read(unsigned(pred), value);
     }
-    status_fence();
-
-    T value = Op::identity();
-    if ((counted >> lane) & 1u && pred >= 0)
-      value = load_volatile(
-          (flag == STATUS_PREFIX ? status.prefix : status.aggregate) + pred);
+    if (!((counted >> lane) & 1u) || pred < 0)
+      value = Op::identity();
     T window = warp_reduce<Op>(value);
     // The window lies before the tiles gathered so far.
     exclusive = first_window ? window : Op::apply(window, exclusive);

@@ -86,26 +86,65 @@ inline unsigned reduce_grid(int sm_count, int max_threads_per_sm, size_t n) {
   return unsigned(needed < full ? needed : full);
 }
 
+/* Scan tuning for 4-byte and 8-byte types, overridable at build time (-D)
+ * for sweeps (bench/tune-cuda-scan.sh). Measured on the H200 (sm_90) at
+ * n = 2^24 and 2^28 against CUB in the same run: for 4-byte types 128
+ * threads x 24 items with pauses of 1200/650 ns reach 0.98x CUB (256 x 16
+ * reached 0.96x, without pauses 0.86x); for 8-byte types 256 x 8 with
+ * 1000/650 ns reach 0.88x (128-thread tiles 0.83x). */
+#ifndef PRISM_CUDA_SCAN_THREADS_4
+#define PRISM_CUDA_SCAN_THREADS_4 128
+#endif
+#ifndef PRISM_CUDA_SCAN_ITEMS_4
+#define PRISM_CUDA_SCAN_ITEMS_4 24
+#endif
+#ifndef PRISM_CUDA_SCAN_MIN_BLOCKS_4
+#define PRISM_CUDA_SCAN_MIN_BLOCKS_4 8
+#endif
+#ifndef PRISM_CUDA_LOOKBACK_FIRST_NS_4
+#define PRISM_CUDA_LOOKBACK_FIRST_NS_4 1200
+#endif
+#ifndef PRISM_CUDA_SCAN_THREADS_8
+#define PRISM_CUDA_SCAN_THREADS_8 256
+#endif
+#ifndef PRISM_CUDA_SCAN_ITEMS_8
+#define PRISM_CUDA_SCAN_ITEMS_8 8
+#endif
+#ifndef PRISM_CUDA_SCAN_MIN_BLOCKS_8
+#define PRISM_CUDA_SCAN_MIN_BLOCKS_8 4
+#endif
+#ifndef PRISM_CUDA_LOOKBACK_FIRST_NS_8
+#define PRISM_CUDA_LOOKBACK_FIRST_NS_8 1000
+#endif
+#ifndef PRISM_CUDA_LOOKBACK_SPIN_NS
+#define PRISM_CUDA_LOOKBACK_SPIN_NS 650
+#endif
+
 template <class T> struct ScanPolicy {
-  static constexpr int BLOCK_THREADS = 256;
-  // Four 16-byte vectors per thread (16 x 4-byte, 8 x 8-byte items): the
-  // tile is 16 KiB whatever the type, so the look-back cost per byte is the
-  // same, and the warp transpose with one pad element per 128 bytes is free
-  // of bank conflicts for both widths.
-  static constexpr int ITEMS_PER_THREAD = 64 / int(sizeof(T));
+  static constexpr bool WIDE = sizeof(T) == 8;
+  static constexpr int BLOCK_THREADS =
+      WIDE ? PRISM_CUDA_SCAN_THREADS_8 : PRISM_CUDA_SCAN_THREADS_4;
+  // Items per thread: whole 16-byte vectors, and counts for which the warp
+  // transpose (one pad element per 128 bytes) has at most 2-way bank
+  // conflicts (16 or 24 for 4-byte types, 8 for 8-byte types).
+  static constexpr int ITEMS_PER_THREAD =
+      WIDE ? PRISM_CUDA_SCAN_ITEMS_8 : PRISM_CUDA_SCAN_ITEMS_4;
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
-  // Register cap: at most 64 registers a thread keeps 4 blocks resident.
-  static constexpr int MIN_BLOCKS_PER_SM = 4;
+  // Resident blocks per SM the register budget must allow.
+  static constexpr int MIN_BLOCKS_PER_SM =
+      WIDE ? PRISM_CUDA_SCAN_MIN_BLOCKS_8 : PRISM_CUDA_SCAN_MIN_BLOCKS_4;
   // Inputs of up to this many tiles are scanned by scan_single_block: one
   // launch, no tile status, no init.
   static constexpr size_t SINGLE_BLOCK_MAX_TILES = 2;
-  // Look-back back-off: a spinning warp sleeps this long between polls of
-  // predecessors that have published nothing yet, to leave L2 bandwidth to
-  // the tiles doing work. Only when the grid has at least
-  // LOOKBACK_DELAY_MIN_TILES tiles: on small grids it would only add
-  // latency. (CUB uses a similar fixed delay on sm_80/90.)
-  static constexpr unsigned LOOKBACK_SPIN_NS = 350;
-  static constexpr unsigned LOOKBACK_DELAY_MIN_TILES = 500;
+  // Look-back pauses: before the first poll (predecessors launched at about
+  // the same time need a moment to publish), and between polls of a window
+  // with empty tiles (to leave L2 bandwidth to the tiles doing work). Only
+  // when the grid has at least LOOKBACK_PAUSE_MIN_TILES tiles: on small
+  // grids they would only add latency. (CUB pauses the same way on sm_70+.)
+  static constexpr unsigned LOOKBACK_FIRST_NS =
+      WIDE ? PRISM_CUDA_LOOKBACK_FIRST_NS_8 : PRISM_CUDA_LOOKBACK_FIRST_NS_4;
+  static constexpr unsigned LOOKBACK_SPIN_NS = PRISM_CUDA_LOOKBACK_SPIN_NS;
+  static constexpr unsigned LOOKBACK_PAUSE_MIN_TILES = 500;
 };
 
 constexpr int SCAN_INIT_THREADS = 256;
