@@ -57,6 +57,11 @@ static prism_status context_init(prism_context *ctx,
     return prism__cl_fail(ctx, err, "clCreateCommandQueue(%s)",
                           info->device_name);
   }
+  /* Some drivers (NVIDIA's) defer allocation, so clCreateBuffer accepts
+   * sizes the device can never hold; mem_alloc checks this limit itself. */
+  if (clGetDeviceInfo(cl->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+                      sizeof cl->max_alloc, &cl->max_alloc, NULL) != CL_SUCCESS)
+    cl->max_alloc = 0;
   prism__set_impl(ctx, cl);
   return PRISM_OK;
 }
@@ -72,11 +77,18 @@ static void context_fini(prism_context *ctx) {
 
 /* Zero-byte buffers get one byte: OpenCL has no empty buffer, and a real
  * handle keeps every other path free of NULL checks. Out of resources and
- * a size beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE are out-of-memory here; a
- * launch that reports CL_OUT_OF_RESOURCES is a backend error instead (NVIDIA
- * reports faults that way). */
+ * a size beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE are out-of-memory here, the
+ * latter checked before the call since NVIDIA's clCreateBuffer accepts any
+ * size and fails only at first use; a launch that reports
+ * CL_OUT_OF_RESOURCES is a backend error instead (NVIDIA reports faults
+ * that way). */
 static prism_status mem_alloc(prism_context *ctx, size_t bytes, void **native) {
   prism__cl *cl = prism__cl_of(ctx);
+  if (cl->max_alloc && bytes > cl->max_alloc)
+    return prism__fail(ctx, PRISM_OUT_OF_MEMORY,
+                       "buffer of %zu bytes exceeds the device's largest "
+                       "allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu)",
+                       bytes, (unsigned long long)cl->max_alloc);
   cl_int err;
   cl_mem mem = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, bytes ? bytes : 1,
                               NULL, &err);

@@ -41,6 +41,7 @@ typedef struct prism__cl {
   cl_command_queue queue;
   prism__cl_device_facts facts;
   prism__cl_policy policy;
+  cl_ulong max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, bytes (0: unknown) */
   char platform_name[256];
   char device_name[256];
   char driver_version[128];

@@ -273,7 +273,11 @@ static prism_status select_locked(prism_context *ctx,
   device_string(cl->device, CL_DRIVER_VERSION, cl->driver_version,
                 sizeof cl->driver_version);
   device_facts(cl->device, &cl->facts);
-  prism__cl_choose_policy(&cl->facts, &cl->policy);
+  if (prism__cl_choose_policy(&cl->facts, &cl->policy) != 0)
+    return prism__fail(ctx, PRISM_INVALID_ENVIRONMENT,
+                       "PRISM_OPENCL_POLICY='%s' is not a policy; valid "
+                       "values: gpu, cpu (or unset: by device type)",
+                       getenv("PRISM_OPENCL_POLICY"));
 
   snprintf(info->device_name, sizeof info->device_name, "%s", cl->device_name);
   snprintf(info->platform_name, sizeof info->platform_name, "%s",

@@ -45,15 +45,16 @@ static prism_status scan_lookback(prism_context *ctx,
     return prism__cl_launch(ctx, k, "scan_single_block", a, 4, wg, wg);
   }
 
-  /* Scratch: ticket | status_flag[tiles] | status_aggregate[tiles] |
-   * status_prefix[tiles], each region aligned. */
+  /* Scratch: ticket | status_aggregate | status_prefix, each region
+   * aligned; a status array holds elem / 4 64-bit words per tile, which is
+   * 2 * elem bytes (see scan.cl). */
+  const size_t status_bytes = tiles * 2 * elem;
   const cl_ulong ticket_offset = 0;
-  const cl_ulong flag_offset = PRISM_CL_SCRATCH_ALIGN;
-  const cl_ulong aggregate_offset = flag_offset + prism__cl_align(tiles * 4);
+  const cl_ulong aggregate_offset = PRISM_CL_SCRATCH_ALIGN;
   const cl_ulong prefix_offset =
-      aggregate_offset + prism__cl_align(tiles * elem);
+      aggregate_offset + prism__cl_align(status_bytes);
   void *native;
-  st = prism__scratch(ctx, (size_t)prefix_offset + tiles * elem, &native);
+  st = prism__scratch(ctx, (size_t)prefix_offset + status_bytes, &native);
   if (st != PRISM_OK)
     return st;
   cl_mem scratch = (cl_mem)native;
@@ -67,8 +68,9 @@ static prism_status scan_lookback(prism_context *ctx,
   const cl_uint tile_count = (cl_uint)tiles;
   const prism__cl_arg init_args[] = {
       PRISM__CL_ARG(scratch), PRISM__CL_ARG(ticket_offset),
-      PRISM__CL_ARG(flag_offset), PRISM__CL_ARG(tile_count)};
-  st = prism__cl_launch(ctx, init, "scan_init", init_args, 4,
+      PRISM__CL_ARG(aggregate_offset), PRISM__CL_ARG(prefix_offset),
+      PRISM__CL_ARG(tile_count)};
+  st = prism__cl_launch(ctx, init, "scan_init", init_args, 5,
                         (tiles + wg - 1) / wg * wg, wg);
   if (st != PRISM_OK)
     return st;
@@ -78,10 +80,9 @@ static prism_status scan_lookback(prism_context *ctx,
                              PRISM__CL_ARG(exclusive),
                              PRISM__CL_ARG(scratch),
                              PRISM__CL_ARG(ticket_offset),
-                             PRISM__CL_ARG(flag_offset),
                              PRISM__CL_ARG(aggregate_offset),
                              PRISM__CL_ARG(prefix_offset)};
-  return prism__cl_launch(ctx, k, "scan_lookback", a, 9, tiles * wg, wg);
+  return prism__cl_launch(ctx, k, "scan_lookback", a, 8, tiles * wg, wg);
 }
 
 static prism_status scan_chunked(prism_context *ctx,

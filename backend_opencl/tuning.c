@@ -88,8 +88,8 @@ static unsigned fit_items(unsigned want, const prism__cl_policy *p,
   return items;
 }
 
-void prism__cl_choose_policy(const prism__cl_device_facts *facts,
-                             prism__cl_policy *out) {
+int prism__cl_choose_policy(const prism__cl_device_facts *facts,
+                            prism__cl_policy *out) {
   /* PRISM_OPENCL_POLICY=gpu|cpu overrides the choice: to run the look-back
    * path on a CPU in tests, or to measure one kind's shapes on the other. */
   const char *force = getenv("PRISM_OPENCL_POLICY");
@@ -97,6 +97,8 @@ void prism__cl_choose_policy(const prism__cl_device_facts *facts,
     *out = gpu_policy;
   else if (force && strcmp(force, "cpu") == 0)
     *out = cpu_policy;
+  else if (force && *force)
+    return -1;
   else
     *out = facts->is_gpu ? gpu_policy : cpu_policy;
   out->reduce_wg = fit_wg(out->reduce_wg, facts->max_wg);
@@ -113,4 +115,5 @@ void prism__cl_choose_policy(const prism__cl_device_facts *facts,
     out->reduce_vec_bytes /= 2;
   while (facts->base_align && out->chunk_vec_bytes > facts->base_align)
     out->chunk_vec_bytes /= 2;
+  return 0;
 }

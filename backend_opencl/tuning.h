@@ -49,8 +49,10 @@ typedef struct prism__cl_policy {
                                2 * chunk_min, one chunk and one launch */
 } prism__cl_policy;
 
-/** The policy for a device: the kind's constants fitted to its limits. */
-void prism__cl_choose_policy(const prism__cl_device_facts *facts,
-                             prism__cl_policy *out);
+/** The policy for a device: the kind's constants fitted to its limits.
+ * Returns 0, or -1 when PRISM_OPENCL_POLICY holds something other than
+ * gpu or cpu. */
+int prism__cl_choose_policy(const prism__cl_device_facts *facts,
+                            prism__cl_policy *out);
 
 #endif /* PRISM_OPENCL_TUNING_H */

@@ -20,29 +20,44 @@
 #define PRISM_CAT_(a, b) a##b
 #define PRISM_CAT(a, b) PRISM_CAT_(a, b)
 
+/* T, and what goes with it: T_BYTES (sizeof(T), usable in #if), AS_T
+ * (as_int, as_double, ...: bits of T_BYTES reinterpreted as a T), the
+ * lowest and highest values. */
 #if defined(PRISM_TYPE_I32)
 #define T int
+#define T_BYTES 4
+#define AS_T as_int
 #define T_LOWEST INT_MIN
 #define T_HIGHEST INT_MAX
 #elif defined(PRISM_TYPE_U32)
 #define T uint
+#define T_BYTES 4
+#define AS_T as_uint
 #define T_LOWEST 0u
 #define T_HIGHEST UINT_MAX
 #elif defined(PRISM_TYPE_F32)
 #define T float
+#define T_BYTES 4
+#define AS_T as_float
 #define T_LOWEST (-INFINITY)
 #define T_HIGHEST INFINITY
 #define T_IS_FLOAT 1
 #elif defined(PRISM_TYPE_I64)
 #define T long
+#define T_BYTES 8
+#define AS_T as_long
 #define T_LOWEST LONG_MIN
 #define T_HIGHEST LONG_MAX
 #elif defined(PRISM_TYPE_U64)
 #define T ulong
+#define T_BYTES 8
+#define AS_T as_ulong
 #define T_LOWEST 0ul
 #define T_HIGHEST ULONG_MAX
 #elif defined(PRISM_TYPE_F64)
 #define T double
+#define T_BYTES 8
+#define AS_T as_double
 #define T_LOWEST ((double)-INFINITY)
 #define T_HIGHEST ((double)INFINITY)
 #define T_IS_FLOAT 1

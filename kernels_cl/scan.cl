@@ -8,13 +8,22 @@
  *                    bank once.
  *   PRISM_LB_WINDOW  predecessor statuses read at once during look-back.
  *
- * Tile status (same layout as the CUDA backend), in the scratch buffer:
- *   status_flag[t]       uint: STATUS_EMPTY, STATUS_AGGREGATE, STATUS_PREFIX
- *   status_aggregate[t]  T: op of tile t's elements
- *   status_prefix[t]     T: op of tiles 0..t's elements
- *   ticket               uint: the next tile id to hand out
- * A writer stores the value, fences, then sets the flag atomically; a
- * reader loads the flag (volatile), fences, then loads the value.
+ * Tile status (same layout and names as the CUDA backend), in the scratch
+ * buffer, all cleared to 0 by scan_init before each look-back scan:
+ *   ticket                                 uint: the next tile id to hand out
+ *   status_aggregate[t * STATUS_WORDS + h] ulong: op of tile t's elements
+ *   status_prefix[t * STATUS_WORDS + h]    ulong: op of tiles 0..t's elements
+ * Word h holds 32 bits of the value (h = 0 the low half) in its low half
+ * and STATUS_VALID in its high half, so one 64-bit store publishes flag and
+ * bits together: a reader never sees a flag without its value, and no fence
+ * is needed. (OpenCL 1.2's mem_fence orders accesses only as seen from the
+ * work-group; NVIDIA compiles it to a CTA-scope barrier, and a flag-then-
+ * value protocol built on it let other work-groups read stale values.) An
+ * 8-byte value is valid when both its words are; each word is written once,
+ * so two valid words belong to the same value. Aligned 64-bit stores are
+ * single transactions on NVIDIA GPUs and on x86-64 CPUs (PoCL). Words go
+ * through volatile accesses, which NVIDIA keeps out of the SM's L1 (not
+ * coherent across SMs).
  */
 
 #ifndef PRISM_ITEMS
@@ -26,6 +35,12 @@
 
 #define TILE (PRISM_WG * PRISM_ITEMS)
 
+/* 64-bit status words per tile and array: sizeof(T) / 4. */
+#define STATUS_WORDS (T_BYTES / 4)
+/* The high half of a published status word. */
+#define STATUS_VALID 1u
+
+/* What a look-back read found for a predecessor (window_flag). */
 #define STATUS_EMPTY 0u
 #define STATUS_AGGREGATE 1u
 #define STATUS_PREFIX 2u
@@ -71,13 +86,75 @@ void tile_store(__global T *out, ulong n, ulong base, __local const T *tile) {
   }
 }
 
-/* scan_init: clear every tile's status and the ticket before a look-back
- * scan; one work-item per tile. */
+/* A status word: 32 bits of a value, marked valid. */
+ulong status_pack(uint bits) {
+  return ((ulong)STATUS_VALID << 32) | bits;
+}
+
+/* One work-item publishes value as tile's entry of array: one 64-bit store
+ * per word, each complete in itself, so their order does not matter. */
+void status_publish(volatile __global ulong *array, uint tile, T value) {
+  volatile __global ulong *words = array + (ulong)tile * STATUS_WORDS;
+#if STATUS_WORDS == 1
+  words[0] = status_pack(as_uint(value));
+#else
+  const ulong bits = as_ulong(value);
+  words[0] = status_pack((uint)bits);
+  words[1] = status_pack((uint)(bits >> 32));
+#endif
+}
+
+/* Whether loaded words hold a published value: all of them valid. */
+bool status_valid(const ulong words[STATUS_WORDS]) {
+  bool valid = true;
+  for (uint h = 0; h < STATUS_WORDS; h++)
+    valid &= (uint)(words[h] >> 32) == STATUS_VALID;
+  return valid;
+}
+
+/* The value that valid words hold. */
+T status_value(const ulong words[STATUS_WORDS]) {
+#if STATUS_WORDS == 1
+  return AS_T((uint)words[0]);
+#else
+  return AS_T(((ulong)(uint)words[1] << 32) | (uint)words[0]);
+#endif
+}
+
+/* What tile p has published: STATUS_PREFIX or STATUS_AGGREGATE with its
+ * value in *value, or STATUS_EMPTY. Every word of both arrays is loaded
+ * (volatile 64-bit loads) before any is looked at: one round of loads. */
+uint status_read(volatile __global const ulong *aggregate,
+                 volatile __global const ulong *prefix, ulong p, T *value) {
+  ulong prefix_words[STATUS_WORDS], aggregate_words[STATUS_WORDS];
+  for (uint h = 0; h < STATUS_WORDS; h++) {
+    prefix_words[h] = prefix[p * STATUS_WORDS + h];
+    aggregate_words[h] = aggregate[p * STATUS_WORDS + h];
+  }
+  if (status_valid(prefix_words)) {
+    *value = status_value(prefix_words);
+    return STATUS_PREFIX;
+  }
+  if (status_valid(aggregate_words)) {
+    *value = status_value(aggregate_words);
+    return STATUS_AGGREGATE;
+  }
+  return STATUS_EMPTY;
+}
+
+/* scan_init: clear every tile's status words and the ticket before a
+ * look-back scan; one work-item per tile. */
 __kernel void scan_init(__global uchar *scratch, ulong ticket_offset,
-                        ulong flag_offset, uint tiles) {
+                        ulong aggregate_offset, ulong prefix_offset,
+                        uint tiles) {
   const uint t = get_global_id(0);
-  if (t < tiles)
-    SCRATCH(uint, scratch, flag_offset)[t] = STATUS_EMPTY;
+  if (t < tiles) {
+    for (uint h = 0; h < STATUS_WORDS; h++) {
+      const ulong w = (ulong)t * STATUS_WORDS + h;
+      SCRATCH(ulong, scratch, aggregate_offset)[w] = 0;
+      SCRATCH(ulong, scratch, prefix_offset)[w] = 0;
+    }
+  }
   if (t == 0)
     *SCRATCH(uint, scratch, ticket_offset) = 0;
 }
@@ -85,28 +162,24 @@ __kernel void scan_init(__global uchar *scratch, ulong ticket_offset,
 /*
  * Look-back for tile t with aggregate total: publish the aggregate, then
  * walk predecessors PRISM_LB_WINDOW at a time (work-item j reads tile
- * next - j), folding aggregates until a tile with its inclusive prefix is
- * found; publish t's inclusive prefix. Returns t's exclusive prefix. The
- * walk's state lives in local memory so every work-item takes the same
- * branches around the barriers; work-item 0 alone folds the window.
+ * next - j, its prefix and aggregate words in one round of loads), folding
+ * aggregates until a tile with its inclusive prefix is found; publish t's
+ * inclusive prefix. Tile 0 publishes only its prefix. Returns t's exclusive
+ * prefix. The walk's state lives in local memory so every work-item takes
+ * the same branches around the barriers; work-item 0 alone folds the
+ * window.
  */
-T look_back(uint t, T total, __global volatile uint *flag,
-            __global volatile T *aggregate, __global volatile T *prefix,
-            __local uint *window_flag, __local T *window_value, __local T *run,
-            __local long *next) {
+T look_back(uint t, T total, volatile __global ulong *aggregate,
+            volatile __global ulong *prefix, __local uint *window_flag,
+            __local T *window_value, __local T *run, __local long *next) {
   const uint lid = get_local_id(0);
   if (t == 0) {
-    if (lid == 0) {
-      prefix[0] = total;
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
-      atomic_xchg(&flag[0], STATUS_PREFIX);
-    }
+    if (lid == 0)
+      status_publish(prefix, 0, total);
     return IDENTITY;
   }
   if (lid == 0) {
-    aggregate[t] = total;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    atomic_xchg(&flag[t], STATUS_AGGREGATE);
+    status_publish(aggregate, t, total);
     *run = IDENTITY;
     *next = (long)t - 1;
   }
@@ -117,14 +190,8 @@ T look_back(uint t, T total, __global volatile uint *flag,
       const long p = nearest - (long)lid;
       uint f = STATUS_EMPTY;
       T v = IDENTITY;
-      if (p >= 0) {
-        f = flag[p];
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        if (f == STATUS_PREFIX)
-          v = prefix[p];
-        else if (f == STATUS_AGGREGATE)
-          v = aggregate[p];
-      }
+      if (p >= 0)
+        f = status_read(aggregate, prefix, (ulong)p, &v);
       window_flag[lid] = f;
       window_value[lid] = v;
     }
@@ -152,11 +219,8 @@ T look_back(uint t, T total, __global volatile uint *flag,
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   const T exclusive = *run;
-  if (lid == 0) {
-    prefix[t] = op(exclusive, total);
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    atomic_xchg(&flag[t], STATUS_PREFIX);
-  }
+  if (lid == 0)
+    status_publish(prefix, t, op(exclusive, total));
   return exclusive;
 }
 
@@ -170,7 +234,7 @@ T look_back(uint t, T total, __global volatile uint *flag,
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 scan_lookback(__global const T *in, __global T *out, ulong n, uint exclusive,
-              __global uchar *scratch, ulong ticket_offset, ulong flag_offset,
+              __global uchar *scratch, ulong ticket_offset,
               ulong aggregate_offset, ulong prefix_offset) {
   __local T tile[TILE];
   __local T buf[2 * PRISM_WG];
@@ -190,9 +254,8 @@ scan_lookback(__global const T *in, __global T *out, ulong n, uint exclusive,
   T total;
   const T mine = wg_scan_exclusive(tile_thread_reduce(tile), buf, &total);
   const T before =
-      look_back(t, total, SCRATCH(volatile uint, scratch, flag_offset),
-                SCRATCH(volatile T, scratch, aggregate_offset),
-                SCRATCH(volatile T, scratch, prefix_offset), window_flag,
+      look_back(t, total, SCRATCH(volatile ulong, scratch, aggregate_offset),
+                SCRATCH(volatile ulong, scratch, prefix_offset), window_flag,
                 window_value, &run, &next);
   tile_thread_scan(tile, op(before, mine), exclusive);
   tile_store(out, n, base, tile);

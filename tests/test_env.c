@@ -12,6 +12,7 @@ static void clear_env(void) {
   unsetenv("PRISM_BACKEND");
   unsetenv("PRISM_DEVICE");
   unsetenv("PRISM_OPENCL_PLATFORM");
+  unsetenv("PRISM_OPENCL_POLICY");
 }
 
 static void expect_failure(prism_status want, const char *needle) {
@@ -169,4 +170,17 @@ Test(status, names_and_version) {
   cr_assert_str_eq(prism_backend_name(PRISM_BACKEND_OPENCL), "opencl");
   cr_assert_eq(prism_version_number(), PRISM_VERSION_NUMBER);
   cr_assert(strchr(prism_version(), '.'));
+}
+
+Test(env, bad_opencl_policy) {
+  clear_env();
+  setenv("PRISM_BACKEND", "opencl", 1);
+  setenv("PRISM_OPENCL_POLICY", "fast", 1);
+  prism_context *ctx = NULL;
+  prism_status st = prism_context_create(NULL, &ctx);
+  if (st == PRISM_BACKEND_UNAVAILABLE || st == PRISM_DEVICE_NOT_FOUND)
+    cr_skip_test("no OpenCL device here: %s", prism_last_error());
+  cr_assert_eq(st, PRISM_INVALID_ENVIRONMENT, "%s", prism_last_error());
+  cr_assert(strstr(prism_last_error(), "gpu, cpu"), "%s", prism_last_error());
+  unsetenv("PRISM_OPENCL_POLICY");
 }
