@@ -137,14 +137,20 @@ static prism_status mem_fill(prism_context *ctx, void *dst, size_t offset,
                              size_t bytes) {
   if (bytes == 0)
     return PRISM_OK;
-  cl_int err =
-      clEnqueueFillBuffer(prism__cl_of(ctx)->queue, (cl_mem)dst, pattern,
-                          pattern_size, offset, bytes, 0, NULL, NULL);
-  if (err != CL_SUCCESS)
-    return prism__cl_fail(ctx, err,
-                          "clEnqueueFillBuffer(%zu bytes at %zu, pattern of "
-                          "%zu)",
-                          bytes, offset, pattern_size);
+  /* In pieces: NVIDIA's fill faults on ranges past 4 GiB. */
+  for (size_t done = 0; done < bytes; done += PRISM__CL_TRANSFER_PIECE) {
+    size_t piece = bytes - done < PRISM__CL_TRANSFER_PIECE
+                       ? bytes - done
+                       : PRISM__CL_TRANSFER_PIECE;
+    cl_int err =
+        clEnqueueFillBuffer(prism__cl_of(ctx)->queue, (cl_mem)dst, pattern,
+                            pattern_size, offset + done, piece, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+      return prism__cl_fail(ctx, err,
+                            "clEnqueueFillBuffer(%zu bytes at %zu, pattern of "
+                            "%zu)",
+                            piece, offset + done, pattern_size);
+  }
   return PRISM_OK;
 }
 
@@ -152,13 +158,19 @@ static prism_status mem_copy(prism_context *ctx, void *dst, size_t dst_offset,
                              const void *src, size_t src_offset, size_t bytes) {
   if (bytes == 0)
     return PRISM_OK;
-  cl_int err =
-      clEnqueueCopyBuffer(prism__cl_of(ctx)->queue, (cl_mem)src, (cl_mem)dst,
-                          src_offset, dst_offset, bytes, 0, NULL, NULL);
-  if (err != CL_SUCCESS)
-    return prism__cl_fail(ctx, err,
-                          "clEnqueueCopyBuffer(%zu bytes, %zu -> %zu)", bytes,
-                          src_offset, dst_offset);
+  /* In pieces, as for fills. */
+  for (size_t done = 0; done < bytes; done += PRISM__CL_TRANSFER_PIECE) {
+    size_t piece = bytes - done < PRISM__CL_TRANSFER_PIECE
+                       ? bytes - done
+                       : PRISM__CL_TRANSFER_PIECE;
+    cl_int err = clEnqueueCopyBuffer(prism__cl_of(ctx)->queue, (cl_mem)src,
+                                     (cl_mem)dst, src_offset + done,
+                                     dst_offset + done, piece, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+      return prism__cl_fail(ctx, err,
+                            "clEnqueueCopyBuffer(%zu bytes, %zu -> %zu)", piece,
+                            src_offset + done, dst_offset + done);
+  }
   return PRISM_OK;
 }
 

@@ -20,6 +20,11 @@
 #include "opencl_sources.h"
 #include "tuning.h"
 
+/* Fills and copies go to the driver in pieces of at most this many bytes (a
+ * multiple of every pattern size): NVIDIA's OpenCL faults on fills past
+ * 4 GiB. */
+#define PRISM__CL_TRANSFER_PIECE ((size_t)1 << 30)
+
 #include <stddef.h>
 
 /* Kernels one program may hold (the largest .cl file has four). */
