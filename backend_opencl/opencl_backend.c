@@ -132,19 +132,61 @@ static prism_status mem_read(prism_context *ctx, const void *src, size_t offset,
   return PRISM_OK;
 }
 
+/*
+ * The driver's fill and copy take byte offsets, but NVIDIA's fill kernel
+ * indexes elements with 32 bits and faults at element 2^31 and beyond. So
+ * both go to the driver in pieces of PRISM__CL_TRANSFER_PIECE bytes, and a
+ * piece that ends past 2^31 bytes goes through a sub-buffer starting at the
+ * aligned address at or below it, where every offset is small.
+ */
+typedef struct window {
+  cl_mem mem;    /* the buffer itself, or a sub-buffer of it */
+  size_t offset; /* where the piece starts within mem */
+} window;
+
+static prism_status open_window(prism_context *ctx, cl_mem buf, size_t offset,
+                                size_t bytes, window *w) {
+  w->mem = buf;
+  w->offset = offset;
+  if (offset + bytes <= PRISM__CL_SMALL_OFFSETS)
+    return PRISM_OK;
+  size_t align = prism__cl_of(ctx)->facts.base_align;
+  size_t origin = align ? offset / align * align : offset;
+  cl_buffer_region region = {origin, offset + bytes - origin};
+  cl_int err;
+  w->mem =
+      clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  if (err != CL_SUCCESS)
+    return prism__cl_fail(ctx, err, "clCreateSubBuffer(%zu bytes at %zu)",
+                          region.size, origin);
+  w->offset = offset - origin;
+  return PRISM_OK;
+}
+
+static void close_window(cl_mem buf, window *w) {
+  if (w->mem != buf)
+    clReleaseMemObject(w->mem); /* freed once queued work is done */
+}
+
+static size_t piece_at(size_t done, size_t bytes) {
+  return bytes - done < PRISM__CL_TRANSFER_PIECE ? bytes - done
+                                                 : PRISM__CL_TRANSFER_PIECE;
+}
+
 static prism_status mem_fill(prism_context *ctx, void *dst, size_t offset,
                              const void *pattern, size_t pattern_size,
                              size_t bytes) {
-  if (bytes == 0)
-    return PRISM_OK;
-  /* In pieces: NVIDIA's fill faults on ranges past 4 GiB. */
+  cl_mem buf = (cl_mem)dst;
   for (size_t done = 0; done < bytes; done += PRISM__CL_TRANSFER_PIECE) {
-    size_t piece = bytes - done < PRISM__CL_TRANSFER_PIECE
-                       ? bytes - done
-                       : PRISM__CL_TRANSFER_PIECE;
+    const size_t piece = piece_at(done, bytes);
+    window w;
+    prism_status st = open_window(ctx, buf, offset + done, piece, &w);
+    if (st != PRISM_OK)
+      return st;
     cl_int err =
-        clEnqueueFillBuffer(prism__cl_of(ctx)->queue, (cl_mem)dst, pattern,
-                            pattern_size, offset + done, piece, 0, NULL, NULL);
+        clEnqueueFillBuffer(prism__cl_of(ctx)->queue, w.mem, pattern,
+                            pattern_size, w.offset, piece, 0, NULL, NULL);
+    close_window(buf, &w);
     if (err != CL_SUCCESS)
       return prism__cl_fail(ctx, err,
                             "clEnqueueFillBuffer(%zu bytes at %zu, pattern of "
@@ -156,16 +198,22 @@ static prism_status mem_fill(prism_context *ctx, void *dst, size_t offset,
 
 static prism_status mem_copy(prism_context *ctx, void *dst, size_t dst_offset,
                              const void *src, size_t src_offset, size_t bytes) {
-  if (bytes == 0)
-    return PRISM_OK;
-  /* In pieces, as for fills. */
+  cl_mem dbuf = (cl_mem)dst, sbuf = (cl_mem)src;
   for (size_t done = 0; done < bytes; done += PRISM__CL_TRANSFER_PIECE) {
-    size_t piece = bytes - done < PRISM__CL_TRANSFER_PIECE
-                       ? bytes - done
-                       : PRISM__CL_TRANSFER_PIECE;
-    cl_int err = clEnqueueCopyBuffer(prism__cl_of(ctx)->queue, (cl_mem)src,
-                                     (cl_mem)dst, src_offset + done,
-                                     dst_offset + done, piece, 0, NULL, NULL);
+    const size_t piece = piece_at(done, bytes);
+    window d, s;
+    prism_status st = open_window(ctx, dbuf, dst_offset + done, piece, &d);
+    if (st != PRISM_OK)
+      return st;
+    st = open_window(ctx, sbuf, src_offset + done, piece, &s);
+    if (st != PRISM_OK) {
+      close_window(dbuf, &d);
+      return st;
+    }
+    cl_int err = clEnqueueCopyBuffer(prism__cl_of(ctx)->queue, s.mem, d.mem,
+                                     s.offset, d.offset, piece, 0, NULL, NULL);
+    close_window(dbuf, &d);
+    close_window(sbuf, &s);
     if (err != CL_SUCCESS)
       return prism__cl_fail(ctx, err,
                             "clEnqueueCopyBuffer(%zu bytes, %zu -> %zu)", piece,

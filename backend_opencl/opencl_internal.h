@@ -21,9 +21,11 @@
 #include "tuning.h"
 
 /* Fills and copies go to the driver in pieces of at most this many bytes (a
- * multiple of every pattern size): NVIDIA's OpenCL faults on fills past
- * 4 GiB. */
+ * multiple of every pattern size), and through a sub-buffer where a piece
+ * ends past PRISM__CL_SMALL_OFFSETS bytes: NVIDIA's fill faults at element
+ * offsets of 2^31 and beyond (opencl_backend.c). */
 #define PRISM__CL_TRANSFER_PIECE ((size_t)1 << 30)
+#define PRISM__CL_SMALL_OFFSETS ((size_t)1 << 31)
 
 #include <stddef.h>
 
