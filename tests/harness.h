@@ -10,6 +10,7 @@
 #include "prism.h"
 
 #include <criterion/criterion.h>
+#include <criterion/hooks.h>
 #include <stddef.h>
 
 #define HARNESS_SKIP_CODE 77
