@@ -59,6 +59,18 @@ typedef struct prism__scan_args {
   size_t n;       /* > 0 */
 } prism__scan_args;
 
+typedef struct prism__sort_args {
+  prism_type key_type;
+  const void *keys_in;   /* native handle, n keys */
+  void *keys_out;        /* native handle, n keys; may equal keys_in */
+  const void *values_in; /* NULL for keys only */
+  void *values_out;      /* NULL for keys only; may equal values_in */
+  size_t value_size;     /* 0 (keys only), 4 or 8 */
+  size_t n;              /* > 0 */
+  int descending;
+  unsigned begin_bit, end_bit; /* 0 <= begin < end <= key bits */
+} prism__sort_args;
+
 typedef struct prism__backend {
   const char *name;
   prism_backend kind;
@@ -92,6 +104,7 @@ typedef struct prism__backend {
   /* Primitives. */
   prism_status (*reduce)(prism_context *ctx, const prism__reduce_args *args);
   prism_status (*scan)(prism_context *ctx, const prism__scan_args *args);
+  prism_status (*sort)(prism_context *ctx, const prism__sort_args *args);
 } prism__backend;
 
 #ifdef PRISM_HAVE_CUDA

@@ -301,6 +301,66 @@ PRISM_API prism_status prism_scan(prism_context *ctx, prism_type type,
                                   const prism_buffer *in, prism_buffer *out,
                                   size_t n);
 
+/* ------------------------------------------------------------------------ */
+/* Radix sort                                                                */
+/* ------------------------------------------------------------------------ */
+
+/** Sort order. */
+typedef enum prism_order {
+  PRISM_ASCENDING = 0,
+  PRISM_DESCENDING = 1
+} prism_order;
+
+/**
+ * Sort options. Fill with prism_sort_options_init, then change what you
+ * need.
+ *
+ * Keys sort by their order-preserving unsigned image: unsigned keys as they
+ * are; signed keys with the sign bit flipped; floats in IEEE-754 total
+ * order, -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (NaNs among
+ * themselves by bit pattern). Only bits [begin_bit, end_bit) of that image
+ * take part, so a caller who knows the keys are small pays for fewer
+ * passes; keys equal in those bits keep their input order. Descending
+ * order reverses the comparison and is stable too.
+ */
+typedef struct prism_sort_options {
+  prism_order order;
+  /** The least significant bit of the image that takes part (default 0). */
+  unsigned begin_bit;
+  /** One past the most significant (default: the key's width in bits). */
+  unsigned end_bit;
+} prism_sort_options;
+
+/** Defaults for keys of key_type: ascending, every bit. */
+PRISM_API void prism_sort_options_init(prism_sort_options *options,
+                                       prism_type key_type);
+
+/**
+ * Stable radix sort of n keys of key_type (any prism_type) from keys_in
+ * into keys_out. keys_in and keys_out may be the same buffer (the sort then
+ * works through the context's pooled scratch memory); otherwise keys_in is
+ * left unchanged. options may be NULL for the defaults. Queued: returns
+ * before the device is done.
+ */
+PRISM_API prism_status prism_sort_keys(prism_context *ctx, prism_type key_type,
+                                       const prism_buffer *keys_in,
+                                       prism_buffer *keys_out, size_t n,
+                                       const prism_sort_options *options);
+
+/**
+ * Stable radix sort of n (key, value) pairs by key: values of value_size
+ * bytes (4 or 8, an opaque payload) move with their keys from values_in to
+ * values_out. Either pair of buffers may be the same buffer (in place); a
+ * key buffer must not be a value buffer. As prism_sort_keys otherwise.
+ */
+PRISM_API prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
+                                        const prism_buffer *keys_in,
+                                        prism_buffer *keys_out,
+                                        const prism_buffer *values_in,
+                                        prism_buffer *values_out,
+                                        size_t value_size, size_t n,
+                                        const prism_sort_options *options);
+
 #ifdef __cplusplus
 }
 #endif

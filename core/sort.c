@@ -1,0 +1,127 @@
+/* Radix sort: validate, handle n = 0, route to the backend. */
+#include "check.h"
+#include "error.h"
+
+#include <stdint.h>
+#include <string.h>
+
+void prism_sort_options_init(prism_sort_options *options, prism_type key_type) {
+  if (!options)
+    return;
+  memset(options, 0, sizeof *options);
+  options->order = PRISM_ASCENDING;
+  options->begin_bit = 0;
+  options->end_bit = (unsigned)(prism_type_size(key_type) * 8);
+}
+
+static prism_status check_options(prism_context *ctx, prism_type key_type,
+                                  const prism_sort_options *o, const char *fn) {
+  unsigned bits = (unsigned)(prism_type_size(key_type) * 8);
+  if (o->order != PRISM_ASCENDING && o->order != PRISM_DESCENDING)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: options->order %d is not a prism_order", fn,
+                       (int)o->order);
+  if (o->end_bit > bits)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: options->end_bit %u is past the %u bits of %s keys",
+                       fn, o->end_bit, bits, prism_type_name(key_type));
+  if (o->begin_bit >= o->end_bit)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: options->begin_bit %u must be below end_bit %u", fn,
+                       o->begin_bit, o->end_bit);
+  return PRISM_OK;
+}
+
+/* Checks shared by keys and pairs; fills args except the values. */
+static prism_status check_keys(prism_context *ctx, prism_type key_type,
+                               const prism_buffer *keys_in,
+                               prism_buffer *keys_out, size_t n,
+                               const prism_sort_options *options,
+                               const char *fn, prism__sort_args *args) {
+  size_t bytes = 0;
+  prism_status st = prism__check_ctx(ctx, fn);
+  if (st != PRISM_OK)
+    return st;
+  /* Sorting has no operator: check the type with a valid one. */
+  if ((st = prism__check_type_op(ctx, key_type, PRISM_SUM, fn)) != PRISM_OK)
+    return st;
+  prism_sort_options defaults;
+  if (!options) {
+    prism_sort_options_init(&defaults, key_type);
+    options = &defaults;
+  }
+  if ((st = check_options(ctx, key_type, options, fn)) != PRISM_OK ||
+      (st = prism__check_count(ctx, key_type, n, fn, &bytes)) != PRISM_OK ||
+      (st = prism__check_buffer(ctx, keys_in, 0, bytes, fn, "keys_in")) !=
+          PRISM_OK ||
+      (st = prism__check_buffer(ctx, keys_out, 0, bytes, fn, "keys_out")) !=
+          PRISM_OK)
+    return st;
+  memset(args, 0, sizeof *args);
+  args->key_type = key_type;
+  args->keys_in = keys_in->native;
+  args->keys_out = keys_out->native;
+  args->n = n;
+  args->descending = options->order == PRISM_DESCENDING;
+  args->begin_bit = options->begin_bit;
+  args->end_bit = options->end_bit;
+  return PRISM_OK;
+}
+
+static prism_status run_sort(prism_context *ctx, const prism__sort_args *args,
+                             const char *fn) {
+  if (args->n == 0)
+    return PRISM_OK;
+  if (!ctx->backend->sort)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "%s: not implemented by the %s backend", fn,
+                       ctx->backend->name);
+  return ctx->backend->sort(ctx, args);
+}
+
+prism_status prism_sort_keys(prism_context *ctx, prism_type key_type,
+                             const prism_buffer *keys_in,
+                             prism_buffer *keys_out, size_t n,
+                             const prism_sort_options *options) {
+  static const char fn[] = "prism_sort_keys";
+  prism__sort_args args;
+  prism_status st =
+      check_keys(ctx, key_type, keys_in, keys_out, n, options, fn, &args);
+  return st != PRISM_OK ? st : run_sort(ctx, &args, fn);
+}
+
+prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
+                              const prism_buffer *keys_in,
+                              prism_buffer *keys_out,
+                              const prism_buffer *values_in,
+                              prism_buffer *values_out, size_t value_size,
+                              size_t n, const prism_sort_options *options) {
+  static const char fn[] = "prism_sort_pairs";
+  prism__sort_args args;
+  prism_status st =
+      check_keys(ctx, key_type, keys_in, keys_out, n, options, fn, &args);
+  if (st != PRISM_OK)
+    return st;
+  if (value_size != 4 && value_size != 8)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: value_size is %zu; must be 4 or 8", fn, value_size);
+  if (n > SIZE_MAX / value_size)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: n = %zu values of %zu bytes overflow the address "
+                       "space",
+                       fn, n, value_size);
+  size_t bytes = n * value_size;
+  if ((st = prism__check_buffer(ctx, values_in, 0, bytes, fn, "values_in")) !=
+          PRISM_OK ||
+      (st = prism__check_buffer(ctx, values_out, 0, bytes, fn, "values_out")) !=
+          PRISM_OK)
+    return st;
+  if (values_in == keys_in || values_in == keys_out || values_out == keys_in ||
+      values_out == keys_out)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: a key buffer is also a value buffer", fn);
+  args.values_in = values_in->native;
+  args.values_out = values_out->native;
+  args.value_size = value_size;
+  return run_sort(ctx, &args, fn);
+}
