@@ -1,6 +1,8 @@
 /* Serial reference implementations and comparisons. */
 #include "reference.h"
 
+#include "key_order.h"
+
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -130,6 +132,66 @@ double ref_sum_tolerance(prism_type type, const void *in, size_t n) {
     for (size_t i = 0; i < n; i++)
       s += fabs(((const double *)in)[i]);
   return (double)(n ? n - 1 : 0) * eps * s;
+}
+
+/* The part of a key's image that the sort compares. */
+static uint64_t sort_image(prism_type type, const void *keys, size_t i) {
+  uint32_t b32;
+  uint64_t b64;
+  switch (type) {
+  case PRISM_U32:
+    memcpy(&b32, (const char *)keys + i * 4, 4);
+    return PRISM_KEY_IMAGE_U32(b32);
+  case PRISM_I32:
+    memcpy(&b32, (const char *)keys + i * 4, 4);
+    return PRISM_KEY_IMAGE_I32(b32);
+  case PRISM_F32:
+    memcpy(&b32, (const char *)keys + i * 4, 4);
+    return PRISM_KEY_IMAGE_F32(b32);
+  case PRISM_U64:
+    memcpy(&b64, (const char *)keys + i * 8, 8);
+    return PRISM_KEY_IMAGE_U64(b64);
+  case PRISM_I64:
+    memcpy(&b64, (const char *)keys + i * 8, 8);
+    return PRISM_KEY_IMAGE_I64(b64);
+  case PRISM_F64:
+    memcpy(&b64, (const char *)keys + i * 8, 8);
+    return PRISM_KEY_IMAGE_F64(b64);
+  }
+  return 0;
+}
+
+typedef struct sort_item {
+  uint64_t key;
+  size_t index;
+} sort_item;
+
+static int compare_items(const void *a, const void *b) {
+  const sort_item *x = a, *y = b;
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void ref_sort_order(prism_type key_type, const void *keys, size_t n,
+                    int descending, unsigned begin_bit, unsigned end_bit,
+                    size_t *perm) {
+  sort_item *items = malloc((n ? n : 1) * sizeof *items);
+  if (!items)
+    abort();
+  unsigned width = end_bit - begin_bit;
+  uint64_t mask = width >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << width) - 1);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t image = sort_image(key_type, keys, i);
+    if (descending)
+      image = ~image;
+    items[i].key = (image >> begin_bit) & mask;
+    items[i].index = i;
+  }
+  qsort(items, n, sizeof *items, compare_items);
+  for (size_t i = 0; i < n; i++)
+    perm[i] = items[i].index;
+  free(items);
 }
 
 void ref_format(prism_type type, const void *v, char *buf, size_t size) {

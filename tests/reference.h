@@ -41,6 +41,16 @@ size_t ref_compare(prism_type type, prism_op op, const void *got,
 /** The tolerance of a float sum of n elements (0 for integer types). */
 double ref_sum_tolerance(prism_type type, const void *in, size_t n);
 
+/**
+ * The stable sorted order of n keys of key_type: perm[i] is the input index
+ * of the i-th key, comparing bits [begin_bit, end_bit) of each key's
+ * order-preserving image (core/key_order.h), reversed when descending, ties
+ * in input order. Independent of radix sorting: a comparison sort.
+ */
+void ref_sort_order(prism_type key_type, const void *keys, size_t n,
+                    int descending, unsigned begin_bit, unsigned end_bit,
+                    size_t *perm);
+
 /** Format one element for messages. */
 void ref_format(prism_type type, const void *value, char *buf, size_t size);
 
