@@ -244,4 +244,5 @@ const prism__backend prism__backend_opencl = {
     .finish = finish,
     .reduce = prism__cl_reduce,
     .scan = prism__cl_scan,
+    .sort = prism__cl_sort,
 };

@@ -6,7 +6,7 @@
  * Where: $PRISM_CACHE_DIR, else $XDG_CACHE_HOME/prism, else ~/.cache/prism;
  * an empty PRISM_CACHE_DIR disables the cache. Key: platform, device,
  * driver and device versions, library version, build options and the
- * SHA-256 of common.cl and of the kernel file. Each entry is one file named
+ * SHA-256 of every prelude file and of the kernel file. Each entry is one file named
  * by a hash of the key and holding the key itself, so a hash collision or a
  * stale entry reads as a miss. Entries are written to a temporary file and
  * renamed, so concurrent processes never see half a file; an entry the
@@ -77,7 +77,6 @@ static void device_string(cl_device_id d, cl_device_info what, char *buf,
 
 static int make_key(const prism__cl *cl, const prism__cl_source *source,
                     const char *options, char *key, size_t size) {
-  const prism__cl_source *common = prism__cl_find_source("common.cl");
   char platform_version[256], device_version[256];
   if (clGetPlatformInfo(cl->platform, CL_PLATFORM_VERSION,
                         sizeof platform_version, platform_version,
@@ -88,11 +87,18 @@ static int make_key(const prism__cl *cl, const prism__cl_source *source,
                 sizeof device_version);
   int n = snprintf(key, size,
                    "platform=%s\nplatform_version=%s\ndevice=%s\n"
-                   "device_version=%s\ndriver=%s\nprism=%s\noptions=%s\n"
-                   "common.cl=%s\n%s=%s\n",
+                   "device_version=%s\ndriver=%s\nprism=%s\noptions=%s\n",
                    cl->platform_name, platform_version, cl->device_name,
-                   device_version, cl->driver_version, prism_version(), options,
-                   common ? common->sha256 : "", source->name, source->sha256);
+                   device_version, cl->driver_version, prism_version(), options);
+  const prism__cl_source *parts[PRISM_CL_MAX_PRELUDE + 1];
+  size_t count = prism__cl_prelude(source, parts);
+  parts[count++] = source;
+  for (size_t i = 0; i < count && n > 0 && (size_t)n < size; i++) {
+    int more = snprintf(key + n, size - (size_t)n, "%s=%s\n",
+                        parts[i] ? parts[i]->name : "?",
+                        parts[i] ? parts[i]->sha256 : "");
+    n = more < 0 ? -1 : n + more;
+  }
   return n > 0 && (size_t)n < size;
 }
 

@@ -34,7 +34,7 @@
 
 typedef struct prism__cl_program {
   struct prism__cl_program *next;
-  const prism__cl_source *source; /* the kernel file, after common.cl */
+  const prism__cl_source *source; /* the kernel file, after its prelude */
   char *options;                  /* build options, the rest of the key */
   cl_program program;
   const char *kernel_names[PRISM_CL_MAX_KERNELS];
@@ -108,6 +108,14 @@ prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
                               const char *name, const prism__cl_arg *args,
                               unsigned nargs, size_t global, size_t local);
 
+/* Sources a program may be built from ahead of its kernel file. */
+#define PRISM_CL_MAX_PRELUDE 4
+
+/** The embedded sources built ahead of source, in order (common.cl first;
+ * an entry is NULL if not embedded); returns their count. */
+size_t prism__cl_prelude(const prism__cl_source *source,
+                         const prism__cl_source **out);
+
 /** Build options: -D options naming the element type and operator as
  * kernels see them (signed SUMs as unsigned: see common.cl), then fmt. */
 void prism__cl_options(char *buf, size_t size, prism_type type, prism_op op,
@@ -128,11 +136,12 @@ cl_program prism__cl_disk_cache_load(prism__cl *cl,
 void prism__cl_disk_cache_store(prism__cl *cl, const prism__cl_source *source,
                                 const char *options, cl_program program);
 
-/* ---- reduce.c, scan.c --------------------------------------------------- */
+/* ---- reduce.c, scan.c, sort.c ------------------------------------------- */
 
 prism_status prism__cl_reduce(prism_context *ctx,
                               const prism__reduce_args *args);
 prism_status prism__cl_scan(prism_context *ctx, const prism__scan_args *args);
+prism_status prism__cl_sort(prism_context *ctx, const prism__sort_args *args);
 
 /* Scratch regions start on this many bytes, whatever precedes them. */
 #define PRISM_CL_SCRATCH_ALIGN 256

@@ -63,23 +63,48 @@ static void keep_build_log(prism_context *ctx, prism__cl *cl,
   free(log);
 }
 
-/* Build common.cl + source from text. #line directives make the build
+/* Sources built ahead of every kernel file, and ahead of the sort files
+ * ("sort_*.cl") besides: key_order.h is the host's key image, kept valid
+ * OpenCL C so both sides share one definition. */
+static const char *const prelude_all[] = {"common.cl", "key_order.h"};
+static const char *const prelude_sort[] = {"sort_keys.cl"};
+
+size_t prism__cl_prelude(const prism__cl_source *source,
+                         const prism__cl_source **out) {
+  size_t count = 0;
+  for (size_t i = 0; i < sizeof prelude_all / sizeof *prelude_all; i++)
+    out[count++] = prism__cl_find_source(prelude_all[i]);
+  if (strncmp(source->name, "sort_", 5) == 0)
+    for (size_t i = 0; i < sizeof prelude_sort / sizeof *prelude_sort; i++)
+      out[count++] = prism__cl_find_source(prelude_sort[i]);
+  return count;
+}
+
+/* Build the prelude + source from text. #line directives make the build
  * log name the file and line the compiler means. */
 static prism_status build_from_source(prism_context *ctx, prism__cl *cl,
                                       const prism__cl_source *source,
                                       const char *options, cl_program *out) {
-  const prism__cl_source *common = prism__cl_find_source("common.cl");
-  if (!common)
-    return prism__fail(ctx, PRISM_INTERNAL, "common.cl is not embedded");
-  static const char common_line[] = "#line 1 \"common.cl\"\n";
-  char line[128];
-  snprintf(line, sizeof line, "\n#line 1 \"%s\"\n", source->name);
-  const char *texts[4] = {common_line, common->text, line, source->text};
-  size_t sizes[4] = {sizeof common_line - 1, common->size, strlen(line),
-                     source->size};
+  const prism__cl_source *prelude[PRISM_CL_MAX_PRELUDE];
+  const size_t parts = prism__cl_prelude(source, prelude) + 1;
+  prelude[parts - 1] = source;
+  char lines[PRISM_CL_MAX_PRELUDE + 1][128];
+  const char *texts[2 * (PRISM_CL_MAX_PRELUDE + 1)];
+  size_t sizes[2 * (PRISM_CL_MAX_PRELUDE + 1)];
+  for (size_t i = 0; i < parts; i++) {
+    if (!prelude[i])
+      return prism__fail(ctx, PRISM_INTERNAL, "a prelude of %s is not embedded",
+                         source->name);
+    snprintf(lines[i], sizeof lines[i], "\n#line 1 \"%s\"\n",
+             prelude[i]->name);
+    texts[2 * i] = lines[i];
+    sizes[2 * i] = strlen(lines[i]);
+    texts[2 * i + 1] = prelude[i]->text;
+    sizes[2 * i + 1] = prelude[i]->size;
+  }
   cl_int err;
-  cl_program program =
-      clCreateProgramWithSource(cl->context, 4, texts, sizes, &err);
+  cl_program program = clCreateProgramWithSource(
+      cl->context, (cl_uint)(2 * parts), texts, sizes, &err);
   if (!program)
     return prism__cl_fail(ctx, err, "clCreateProgramWithSource(%s)",
                           source->name);

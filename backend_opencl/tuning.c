@@ -11,6 +11,9 @@
  * (256 x 7 8-byte) elements, ~15 KiB of local memory per tile. Odd items
  * per work-item keep the work-item-serial local-memory passes free of bank
  * conflicts. The chunk_* shapes are only a fallback here.
+ * Sort: Onesweep over tiles of 256 x 15 4-byte keys (256 x 7 8-byte ones),
+ * ranked in local memory (~36 KiB with the counters); the histogram with 4
+ * work-groups per SM; up to 8192 keys in one work-group.
  */
 static const prism__cl_policy gpu_policy = {
     .name = "gpu",
@@ -29,6 +32,16 @@ static const prism__cl_policy gpu_policy = {
     .chunk_vec_bytes = 16,
     .chunks_per_cu = 64,
     .chunk_min = 4096,
+    .sort_radix_bits = 8,
+    .sort_single_max = 8192,
+    .sort_wg = 256,
+    .sort_items_4 = 15,
+    .sort_items_8 = 7,
+    .sort_onesweep = 1,
+    .sort_hist_groups_per_cu = 4,
+    .sort_chunk_wg = 64,
+    .sort_chunks_per_cu = 64,
+    .sort_chunk_min = 4096,
 };
 
 /*
@@ -40,7 +53,10 @@ static const prism__cl_policy gpu_policy = {
  * grid-stride reduce (16 x 16) took 140 ms against 2.5 ms chunked; scan
  * CPU time with 4-, 16-, 32- and 64-byte steps 20, 23, 18, 15 ms; groups of
  * 8 work-items no better than 1. No look-back: reduce-then-scan needs no
- * promise about which work-groups run at the same time.
+ * promise about which work-groups run at the same time. Sort: the classic
+ * count / scan / scatter passes, one contiguous chunk per work-item, four
+ * per core; up to 32768 keys, one work-item sorts them all (serial
+ * counting sorts, one launch).
  */
 static const prism__cl_policy cpu_policy = {
     .name = "cpu",
@@ -59,6 +75,16 @@ static const prism__cl_policy cpu_policy = {
     .chunk_vec_bytes = 64,
     .chunks_per_cu = 4,
     .chunk_min = 65536,
+    .sort_radix_bits = 8,
+    .sort_single_max = 32768,
+    .sort_wg = 1,
+    .sort_items_4 = 1, /* unused: one work-item sorts serially */
+    .sort_items_8 = 1,
+    .sort_onesweep = 0,
+    .sort_hist_groups_per_cu = 4,
+    .sort_chunk_wg = 1,
+    .sort_chunks_per_cu = 4,
+    .sort_chunk_min = 65536,
 };
 
 /* Room kept free in local memory for what the compiler adds. */
@@ -88,6 +114,23 @@ static unsigned fit_items(unsigned want, const prism__cl_policy *p,
   return items;
 }
 
+/* Largest odd items <= want whose sort tile of key-byte keys, with its
+ * source indexes, rank counters, scan buffer and digit tables (what
+ * sort_onesweep declares), fits in local memory and has at most 2^16 keys
+ * (the indexes are 16-bit). */
+static unsigned fit_sort_items(unsigned want, const prism__cl_policy *p,
+                               size_t local_mem, size_t key) {
+  size_t budget = local_mem > LOCAL_MEM_SLACK ? local_mem - LOCAL_MEM_SLACK : 0;
+  size_t radix = (size_t)1 << p->sort_radix_bits;
+  size_t fixed = 16 * (size_t)p->sort_wg * 2 + 2 * (size_t)p->sort_wg * 8 +
+                 radix * (4 + 4 + 8) + 16;
+  unsigned items = want;
+  while (items > 1 && (fixed + (size_t)p->sort_wg * items * (key + 2) > budget ||
+                       (size_t)p->sort_wg * items > 65536))
+    items -= items > 2 ? 2 : 1;
+  return items;
+}
+
 int prism__cl_choose_policy(const prism__cl_device_facts *facts,
                             prism__cl_policy *out) {
   /* PRISM_OPENCL_POLICY=gpu|cpu overrides the choice: to run the look-back
@@ -104,11 +147,17 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
   out->reduce_wg = fit_wg(out->reduce_wg, facts->max_wg);
   out->scan_wg = fit_wg(out->scan_wg, facts->max_wg);
   out->chunk_wg = fit_wg(out->chunk_wg, facts->max_wg);
+  out->sort_wg = fit_wg(out->sort_wg, facts->max_wg);
+  out->sort_chunk_wg = fit_wg(out->sort_chunk_wg, facts->max_wg);
   if (out->scan_lb_window > out->scan_wg)
     out->scan_lb_window = out->scan_wg;
   if (facts->local_mem) {
     out->scan_items_4 = fit_items(out->scan_items_4, out, facts->local_mem, 4);
     out->scan_items_8 = fit_items(out->scan_items_8, out, facts->local_mem, 8);
+    out->sort_items_4 =
+        fit_sort_items(out->sort_items_4, out, facts->local_mem, 4);
+    out->sort_items_8 =
+        fit_sort_items(out->sort_items_8, out, facts->local_mem, 8);
   }
   /* Vector loads are aligned by construction only as far as buffers are. */
   while (facts->base_align && out->reduce_vec_bytes > facts->base_align)

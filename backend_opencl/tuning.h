@@ -47,6 +47,24 @@ typedef struct prism__cl_policy {
   unsigned chunks_per_cu;   /* chunks (work-items) per compute unit */
   size_t chunk_min;         /* elements a chunk is worth: below
                                2 * chunk_min, one chunk and one launch */
+
+  /* sort: digits and tiles (sort_single_block, sort_histogram,
+   * sort_offsets, sort_onesweep) */
+  unsigned sort_radix_bits; /* bits per digit: one pass each */
+  size_t sort_single_max;   /* n up to this: sort_single_block, one
+                               work-group and one launch */
+  unsigned sort_wg;         /* work-items per work-group */
+  unsigned sort_items_4;    /* keys per work-item and tile, 4-byte keys */
+  unsigned sort_items_8;    /* the same for 8-byte keys */
+
+  /* sort: onesweep (look-back per tile and digit) */
+  int sort_onesweep;                /* 0: the classic passes below */
+  unsigned sort_hist_groups_per_cu; /* sort_histogram work-groups, per CU */
+
+  /* sort: classic passes (sort_count, sort_chunk_offsets, sort_scatter) */
+  unsigned sort_chunk_wg;      /* work-items per work-group */
+  unsigned sort_chunks_per_cu; /* chunks (work-items) per compute unit */
+  size_t sort_chunk_min;       /* keys a chunk is worth */
 } prism__cl_policy;
 
 /** The policy for a device: the kind's constants fitted to its limits.

@@ -1,8 +1,10 @@
 /*
- * CUB reference: cub::DeviceReduce and cub::DeviceScan on the same data as
- * prism, timed by timing.c's method (k calls, then cudaStreamSynchronize).
- * A job carries the buffers, the case and a pointer to the launch instance
- * for its element type.
+ * CUB reference: cub::DeviceReduce, cub::DeviceScan and
+ * cub::DeviceRadixSort on the same data as prism, timed by timing.c's
+ * method (k calls, then cudaStreamSynchronize). A job carries the buffers,
+ * the case and a pointer to the launch instance for its element type.
+ * Sorts use the out-of-place API (keys_in const and unchanged), so every
+ * call sorts the same input, as prism's do.
  */
 #include "cub_ref.h"
 
@@ -11,6 +13,9 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <new>
+#include <vector>
 
 namespace {
 
@@ -32,11 +37,16 @@ struct job {
   size_t temp_bytes;
   const void *in;
   void *out;
+  const void *values_in; // sort pairs
+  void *values_out;
   size_t n;
   cudaStream_t stream;
   cub_ref_algorithm algorithm;
   prism_op op;
   bool exclusive;
+  bool descending;   // sort
+  size_t value_size; // sort: 0 keys only, 4, 8
+  int begin_bit, end_bit;
   cudaError_t (*launch)(job &j);
 };
 
@@ -93,11 +103,47 @@ cudaError_t launch_scan(job &j, prism_op op, bool exclusive) {
   }
 }
 
-/* One instance per element type serves every operator and kind. */
+template <typename K, typename V> cudaError_t launch_sort_pairs(job &j) {
+  const K *kin = static_cast<const K *>(j.in);
+  K *kout = static_cast<K *>(j.out);
+  const V *vin = static_cast<const V *>(j.values_in);
+  V *vout = static_cast<V *>(j.values_out);
+  count_t n = static_cast<count_t>(j.n);
+  if (j.descending)
+    return cub::DeviceRadixSort::SortPairsDescending(
+        j.temp, j.temp_bytes, kin, kout, vin, vout, n, j.begin_bit, j.end_bit,
+        j.stream);
+  return cub::DeviceRadixSort::SortPairs(j.temp, j.temp_bytes, kin, kout, vin,
+                                         vout, n, j.begin_bit, j.end_bit,
+                                         j.stream);
+}
+
+template <typename K> cudaError_t launch_sort(job &j) {
+  if (j.value_size == 4)
+    return launch_sort_pairs<K, uint32_t>(j);
+  if (j.value_size == 8)
+    return launch_sort_pairs<K, uint64_t>(j);
+  const K *kin = static_cast<const K *>(j.in);
+  K *kout = static_cast<K *>(j.out);
+  count_t n = static_cast<count_t>(j.n);
+  if (j.descending)
+    return cub::DeviceRadixSort::SortKeysDescending(
+        j.temp, j.temp_bytes, kin, kout, n, j.begin_bit, j.end_bit, j.stream);
+  return cub::DeviceRadixSort::SortKeys(j.temp, j.temp_bytes, kin, kout, n,
+                                        j.begin_bit, j.end_bit, j.stream);
+}
+
+/* One instance per element type serves every operator, kind, order and
+ * value size. */
 template <typename T> cudaError_t launch(job &j) {
-  if (j.algorithm == CUB_REF_REDUCE)
+  switch (j.algorithm) {
+  case CUB_REF_REDUCE:
     return launch_reduce<T>(j, j.op);
-  return launch_scan<T>(j, j.op, j.exclusive);
+  case CUB_REF_SORT:
+    return launch_sort<T>(j);
+  default:
+    return launch_scan<T>(j, j.op, j.exclusive);
+  }
 }
 
 cudaError_t (*pick(const cub_ref_request &r))(job &) {
@@ -131,15 +177,35 @@ int job_sync(void *arg) {
 /* Device memory of one run; released in one place whatever happened. */
 struct allocation {
   void *in = nullptr, *out = nullptr, *temp = nullptr;
+  void *values_in = nullptr, *values_out = nullptr;
   cudaStream_t stream = nullptr;
   ~allocation() {
     if (stream)
       cudaStreamDestroy(stream);
     cudaFree(temp);
+    cudaFree(values_out);
+    cudaFree(values_in);
     cudaFree(out);
     cudaFree(in);
   }
 };
+
+/* Sort values: each key's input index, as 4- or 8-byte integers. */
+cudaError_t upload_indices(void *dst, size_t n, size_t value_size) {
+  std::vector<unsigned char> host(n * value_size);
+  for (size_t i = 0; i < n; i++) {
+    if (value_size == 4) {
+      uint32_t v = static_cast<uint32_t>(i);
+      std::memcpy(&host[i * 4], &v, 4);
+    } else {
+      uint64_t v = static_cast<uint64_t>(i);
+      std::memcpy(&host[i * 8], &v, 8);
+    }
+  }
+  cudaError_t err =
+      cudaMemcpy(dst, host.data(), host.size(), cudaMemcpyHostToDevice);
+  return err != cudaSuccess ? err : cudaDeviceSynchronize();
+}
 
 cub_ref_status fail(cudaError_t err, const char *what, char *msg,
                     size_t msg_size) {
@@ -187,6 +253,8 @@ extern "C" cub_ref_status cub_ref_run(int device,
   size_t elem = prism_type_size(r.type);
   size_t in_bytes = r.n * elem;
   size_t out_bytes = r.algorithm == CUB_REF_REDUCE ? elem : in_bytes;
+  bool pairs = r.algorithm == CUB_REF_SORT && r.value_size != 0;
+  size_t value_bytes = pairs ? r.n * r.value_size : 0;
   allocation a;
   job j{};
   j.launch = pick(r);
@@ -213,11 +281,31 @@ extern "C" cub_ref_status cub_ref_run(int device,
       (err = cudaDeviceSynchronize()) != cudaSuccess)
     return fail(err, "cudaMemcpy", msg, msg_size);
 
+  if (pairs) {
+    if ((err = cudaMalloc(&a.values_in, value_bytes)) != cudaSuccess ||
+        (err = cudaMalloc(&a.values_out, value_bytes)) != cudaSuccess)
+      return fail(err, "cudaMalloc", msg, msg_size);
+    try {
+      err = upload_indices(a.values_in, r.n, r.value_size);
+    } catch (const std::bad_alloc &) {
+      snprintf(msg, msg_size, "out of host memory");
+      return CUB_REF_SKIPPED;
+    }
+    if (err != cudaSuccess)
+      return fail(err, "cudaMemcpy", msg, msg_size);
+  }
+
   j.algorithm = r.algorithm;
   j.op = r.op;
   j.exclusive = r.kind == PRISM_EXCLUSIVE;
+  j.descending = r.order == PRISM_DESCENDING;
+  j.value_size = pairs ? r.value_size : 0;
+  j.begin_bit = static_cast<int>(r.begin_bit);
+  j.end_bit = static_cast<int>(r.end_bit);
   j.in = a.in;
   j.out = a.out;
+  j.values_in = a.values_in;
+  j.values_out = a.values_out;
   j.n = r.n;
   j.stream = a.stream;
   if ((err = j.launch(j)) != cudaSuccess) /* temp_bytes query */
@@ -231,7 +319,10 @@ extern "C" cub_ref_status cub_ref_run(int device,
       (err = cudaStreamSynchronize(a.stream)) != cudaSuccess)
     return fail(err, "CUB", msg, msg_size);
   if ((err = cudaMemcpy(r.result, a.out, out_bytes, cudaMemcpyDeviceToHost)) !=
-      cudaSuccess)
+          cudaSuccess ||
+      (pairs && (err = cudaMemcpy(static_cast<char *>(r.result) + out_bytes,
+                                  a.values_out, value_bytes,
+                                  cudaMemcpyDeviceToHost)) != cudaSuccess))
     return fail(err, "cudaMemcpy", msg, msg_size);
 
   int rc = bench_time(job_call, job_sync, &j, timer, timing);

@@ -22,7 +22,8 @@ extern "C" {
 typedef enum cub_ref_algorithm {
   CUB_REF_NONE = 0,
   CUB_REF_REDUCE = 1, /* cub::DeviceReduce::Sum / Min / Max */
-  CUB_REF_SCAN = 2    /* cub::DeviceScan::{Inclusive,Exclusive}{Sum,Scan} */
+  CUB_REF_SCAN = 2,   /* cub::DeviceScan::{Inclusive,Exclusive}{Sum,Scan} */
+  CUB_REF_SORT = 3    /* cub::DeviceRadixSort::Sort{Keys,Pairs}[Descending] */
 } cub_ref_algorithm;
 
 typedef enum cub_ref_status {
@@ -36,10 +37,17 @@ typedef struct cub_ref_request {
   prism_type type;
   prism_op op;
   prism_scan_kind kind; /* scan only */
-  const void *input;    /* n elements on the host */
+  /* Sort only: the order, the bits [begin_bit, end_bit) of the key that
+   * take part, and the bytes of each value (0: keys only; 4 or 8: values
+   * are the keys' input indices). */
+  prism_order order;
+  size_t value_size;
+  unsigned begin_bit, end_bit;
+  const void *input; /* n elements on the host */
   size_t n;
   void *result; /* host: the first call's result (reduce: one element,
-                   scan: n elements), for verification */
+                   scan: n elements, sort: n keys then n values), for
+                   verification */
 } cub_ref_request;
 
 /* Whether CUDA device `device` can run CUB: 1 with its name, or 0 with the

@@ -55,6 +55,24 @@ void host_fill_random(prism_type type, void *dst, size_t n, uint64_t seed) {
   }
 }
 
+void host_fill_random_bits(prism_type type, void *dst, size_t n,
+                           uint64_t seed) {
+  uint64_t s = seed;
+  if (prism_type_size(type) == 4) {
+    uint32_t minus_zero = type == PRISM_F32 ? 0x80000000u : 0;
+    for (size_t i = 0; i < n; i++) {
+      uint32_t b = (uint32_t)splitmix64(&s);
+      ((uint32_t *)dst)[i] = minus_zero && b == minus_zero ? 0 : b;
+    }
+  } else {
+    uint64_t minus_zero = type == PRISM_F64 ? 0x8000000000000000ull : 0;
+    for (size_t i = 0; i < n; i++) {
+      uint64_t b = splitmix64(&s);
+      ((uint64_t *)dst)[i] = minus_zero && b == minus_zero ? 0 : b;
+    }
+  }
+}
+
 /* ---- Serial versions (timed) -------------------------------------------- */
 
 #define REDUCE_LOOP(T, ACC, INIT, COMBINE)                                     \

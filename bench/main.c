@@ -126,21 +126,39 @@ static int open_devices(const bench_options *opt, bench_device *devices,
   return count;
 }
 
-/* Every case of one primitive on one device: type x op x kind x n, with
- * only the parameters the primitive uses varied. */
+/* Every case of one primitive on one device: type x op x kind x order x
+ * values x n, with only the parameters the primitive uses varied. */
 static void run_primitive(bench_run *run, bench_device *dev,
                           const bench_options *opt, const bench_primitive *p) {
   size_t ns[OPTIONS_MAX_ITEMS];
   int n_count = options_sizes(opt, dev->is_cpu, ns, OPTIONS_MAX_ITEMS);
   int op_count = p->uses & BENCH_USES_OP ? opt->op_count : 1;
   int kind_count = p->uses & BENCH_USES_KIND ? opt->kind_count : 1;
+  int order_count = p->uses & BENCH_USES_ORDER ? opt->order_count : 1;
+  int value_count = p->uses & BENCH_USES_VALUES ? opt->value_size_count : 1;
   for (int t = 0; t < opt->type_count; t++) {
     for (int o = 0; o < op_count; o++) {
       for (int k = 0; k < kind_count; k++) {
-        for (int i = 0; i < n_count; i++) {
-          bench_case c = {opt->types[t], opt->ops[o], opt->kinds[k], ns[i],
-                          NULL};
-          measure_case(run, dev, p, &c);
+        for (int r = 0; r < order_count; r++) {
+          for (int v = 0; v < value_count; v++) {
+            for (int i = 0; i < n_count; i++) {
+              bench_case c;
+              memset(&c, 0, sizeof c);
+              c.type = opt->types[t];
+              c.op = opt->ops[o];
+              c.kind = opt->kinds[k];
+              if (p->uses & BENCH_USES_ORDER)
+                c.order = opt->orders[r];
+              if (p->uses & BENCH_USES_VALUES)
+                c.value_size = opt->value_sizes[v];
+              if (p->uses & BENCH_USES_BITS) {
+                c.begin_bit = opt->begin_bit;
+                c.end_bit = opt->end_bit;
+              }
+              c.n = ns[i];
+              measure_case(run, dev, p, &c);
+            }
+          }
         }
       }
     }

@@ -23,6 +23,9 @@ typedef struct cub_entry {
   prism_type type;
   prism_op op;
   prism_scan_kind kind;
+  prism_order order;
+  size_t value_size;
+  unsigned begin_bit, end_bit;
   size_t n;
   double seconds; /* 0: CUB did not run (skipped or failed) */
 } cub_entry;
@@ -67,6 +70,7 @@ static report_row device_row(const bench_device *dev, const char *primitive) {
   row.device = dev->name;
   row.platform = dev->platform;
   row.primitive = primitive;
+  row.values = -1;
   row.copy_bytes_per_s = dev->copy_bytes_per_s;
   return row;
 }
@@ -78,6 +82,14 @@ static report_row case_row(const bench_device *dev, const bench_primitive *p,
   row.kind = p->uses & BENCH_USES_KIND
                  ? (c->kind == PRISM_EXCLUSIVE ? "exclusive" : "inclusive")
                  : NULL;
+  if (p->uses & BENCH_USES_ORDER)
+    row.order = c->order == PRISM_DESCENDING ? "descending" : "ascending";
+  if (p->uses & BENCH_USES_VALUES)
+    row.values = (int)c->value_size;
+  if (p->uses & BENCH_USES_BITS) {
+    row.begin_bit = c->begin_bit;
+    row.end_bit = c->end_bit;
+  }
   row.type = prism_type_name(c->type);
   row.n = c->n;
   row.bytes = p->bytes_moved(c);
@@ -163,12 +175,18 @@ static int prism_call_finish(void *arg) {
 typedef struct serial_call {
   const bench_primitive *p;
   const bench_case *c;
-  void *result;
+  void *result; /* or the scratch of a serial version that has one */
 } serial_call;
 
 static int serial_call_run(void *arg) {
   serial_call *call = arg;
   call->p->serial(call->c, call->result);
+  return 0;
+}
+
+static int serial_call_load(void *arg) {
+  serial_call *call = arg;
+  call->p->serial_load(call->c, call->result);
   return 0;
 }
 
@@ -226,7 +244,9 @@ static void host_memcpy_row(bench_run *run, bench_device *dev, report_row row) {
   void *src = malloc(bytes ? bytes : 1), *dst = malloc(bytes ? bytes : 1);
   row.backend = "serial";
   row.primitive = "memcpy";
-  row.op = row.kind = NULL;
+  row.op = row.kind = row.order = NULL;
+  row.values = -1;
+  row.begin_bit = row.end_bit = 0;
   if (!src || !dst) {
     print_status_row(run, row, REPORT_SKIP, "host out of memory");
   } else {
@@ -284,6 +304,7 @@ void measure_copy(bench_run *run, bench_device *dev) {
 /* ---- References ---------------------------------------------------------- */
 
 /* Serial C on the host, verified too (it shares the checks with prism).
+ * A serial version with scratch is timed without its loads (timing.h).
  * Returns its time, 0 if it failed. */
 static double serial_reference(bench_run *run, const bench_device *dev,
                                const bench_primitive *p, const bench_case *c,
@@ -292,8 +313,25 @@ static double serial_reference(bench_run *run, const bench_device *dev,
   bench_timing t;
   char note[NOTE_SIZE];
   report_row row = case_row(dev, p, c);
+  int rc;
   row.backend = "serial";
-  if (bench_time(serial_call_run, NULL, &call, &run->timer, &t) != 0) {
+  if (p->serial_scratch_bytes) {
+    size_t bytes = p->serial_scratch_bytes(c);
+    void *scratch = bytes == SIZE_MAX ? NULL : malloc(bytes ? bytes : 1);
+    if (!scratch) {
+      pending_set(run, out, row, REPORT_SKIP, "host out of memory");
+      return 0;
+    }
+    call.result = scratch;
+    rc = bench_time_prepared(serial_call_load, serial_call_run, &call,
+                             &run->timer, &t);
+    if (rc == 0)
+      p->serial_store(c, scratch, result);
+    free(scratch);
+  } else {
+    rc = bench_time(serial_call_run, NULL, &call, &run->timer, &t);
+  }
+  if (rc != 0) {
     pending_set(run, out, row, REPORT_SKIP, "host out of memory");
     return 0;
   }
@@ -341,7 +379,9 @@ static cub_entry *cub_find(bench_run *run, const bench_primitive *p,
   for (int i = 0; i < run->cub_cache_count; i++) {
     cub_entry *e = &run->cub_cache[i];
     if (e->algorithm == p->cub && e->type == c->type && e->op == c->op &&
-        e->kind == c->kind && e->n == c->n)
+        e->kind == c->kind && e->order == c->order &&
+        e->value_size == c->value_size && e->begin_bit == c->begin_bit &&
+        e->end_bit == c->end_bit && e->n == c->n)
       return e;
   }
   return NULL;
@@ -355,8 +395,19 @@ static double cub_reference(bench_run *run, const bench_device *dev,
   cub_entry *e = cub_find(run, p, c);
   if (e)
     return e->seconds;
-  cub_ref_request req = {p->cub,   c->type, c->op, c->kind,
-                         c->input, c->n,    result};
+  cub_ref_request req;
+  memset(&req, 0, sizeof req);
+  req.algorithm = p->cub;
+  req.type = c->type;
+  req.op = c->op;
+  req.kind = c->kind;
+  req.order = c->order;
+  req.value_size = c->value_size;
+  req.begin_bit = c->begin_bit;
+  req.end_bit = c->end_bit;
+  req.input = c->input;
+  req.n = c->n;
+  req.result = result;
   bench_timing t;
   char note[NOTE_SIZE];
   report_row row = case_row(dev, p, c);
@@ -378,7 +429,9 @@ static double cub_reference(bench_run *run, const bench_device *dev,
     seconds = t.median_s;
   }
   if (run->cub_cache_count < CUB_CACHE_SIZE) {
-    cub_entry entry = {p->cub, c->type, c->op, c->kind, c->n, seconds};
+    cub_entry entry = {p->cub,   c->type,       c->op,        c->kind,
+                       c->order, c->value_size, c->begin_bit, c->end_bit,
+                       c->n,     seconds};
     run->cub_cache[run->cub_cache_count++] = entry;
   }
   return seconds;
@@ -435,25 +488,46 @@ static uint64_t case_seed(const bench_run *run, const bench_case *c) {
 void measure_case(bench_run *run, bench_device *dev, const bench_primitive *p,
                   const bench_case *tmpl) {
   bench_case c = *tmpl;
-  report_row row = case_row(dev, p, &c);
   size_t elem = prism_type_size(c.type);
+  unsigned width = (unsigned)(elem * 8);
+  if (p->uses & BENCH_USES_BITS) {
+    if (c.end_bit == 0) { /* every bit */
+      c.begin_bit = 0;
+      c.end_bit = width;
+    } else {
+      report_note("%s: only bits %u:%u of the key image take part (--bits)",
+                  p->name, c.begin_bit, c.end_bit);
+    }
+  }
+  report_row row = case_row(dev, p, &c);
+  if (c.end_bit > width && (p->uses & BENCH_USES_BITS)) {
+    char note[NOTE_SIZE];
+    snprintf(note, sizeof note, "--bits %u:%u: %s keys have %u bits",
+             c.begin_bit, c.end_bit, prism_type_name(c.type), width);
+    print_status_row(run, row, REPORT_SKIP, note);
+    return;
+  }
   if (!prism_context_supports(dev->ctx, c.type)) {
     print_status_row(run, row, REPORT_SKIP, "type not supported by device");
     return;
   }
-  if (c.n > SIZE_MAX / elem) {
+  if (c.n > SIZE_MAX / (elem + c.value_size)) {
     print_status_row(run, row, REPORT_SKIP, "n * element size overflows");
     return;
   }
   void *input = malloc(c.n * elem);
-  void *result = malloc(p->result_bytes(&c));
+  size_t result_bytes = p->result_bytes(&c);
+  void *result = malloc(result_bytes ? result_bytes : 1);
   if (!input || !result) {
     print_status_row(run, row, REPORT_SKIP, "host out of memory");
     free(input);
     free(result);
     return;
   }
-  host_fill_random(c.type, input, c.n, case_seed(run, &c));
+  if (p->fill)
+    p->fill(&c, input, case_seed(run, &c));
+  else
+    host_fill_random(c.type, input, c.n, case_seed(run, &c));
   c.input = input;
 
   bench_timing t;

@@ -35,6 +35,17 @@ static const char usage[] =
     "  --type LIST             i32, u32, f32, i64, u64, f64 (default i32)\n"
     "  --op LIST               sum, min, max (default sum)\n"
     "  --kind LIST             scan: inclusive, exclusive (default exclusive)\n"
+    "  --order LIST            sort: ascending, descending (default "
+    "ascending)\n"
+    "  --values LIST           sort: bytes of value moved with each key:\n"
+    "                          0 (keys only, prism_sort_keys; the default),\n"
+    "                          4 or 8 (prism_sort_pairs; each value is its\n"
+    "                          key's input index, so the check of the values\n"
+    "                          checks stability)\n"
+    "  --pairs                 sort: the same as --values 4\n"
+    "  --bits BEGIN:END        sort: only bits [BEGIN, END) of the key's\n"
+    "                          order-preserving image take part (default:\n"
+    "                          all; rows of narrower types are skipped)\n"
     "  --n LIST                sizes: 1000000, 2^20, or ranges 2^10..2^28\n"
     "                          (steps of 4x; default 2^10..2^28 on a GPU,\n"
     "                          2^10..2^24 on a CPU device)\n"
@@ -179,6 +190,39 @@ static int op_item(const char *option, const char *name, bench_options *opt) {
   return bad(option, "unknown operator '%s' (valid: sum, min, max)", name);
 }
 
+static int order_item(const char *option, const char *name,
+                      bench_options *opt) {
+  prism_order order;
+  if (strcmp(name, "ascending") == 0)
+    order = PRISM_ASCENDING;
+  else if (strcmp(name, "descending") == 0)
+    order = PRISM_DESCENDING;
+  else
+    return bad(option, "unknown order '%s' (valid: ascending, descending)",
+               name);
+  if (opt->order_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->orders[opt->order_count++] = order;
+  return 0;
+}
+
+static int add_value_size(const char *option, size_t bytes,
+                          bench_options *opt) {
+  if (opt->value_size_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->value_sizes[opt->value_size_count++] = bytes;
+  return 0;
+}
+
+static int values_item(const char *option, const char *name,
+                       bench_options *opt) {
+  if (strcmp(name, "0") != 0 && strcmp(name, "4") != 0 &&
+      strcmp(name, "8") != 0)
+    return bad(option,
+               "'%s' is not a value size (valid: 0 for keys only, 4, 8)", name);
+  return add_value_size(option, (size_t)(name[0] - '0'), opt);
+}
+
 static int kind_item(const char *option, const char *name, bench_options *opt) {
   prism_scan_kind kind;
   if (strcmp(name, "inclusive") == 0)
@@ -260,6 +304,27 @@ static int size_item(const char *option, const char *item, bench_options *opt) {
   }
 }
 
+/* BEGIN:END, 0 <= BEGIN < END <= 64. */
+static int parse_bits(const char *option, const char *value,
+                      bench_options *opt) {
+  char first[OPTIONS_NAME_SIZE];
+  const char *colon = strchr(value, ':');
+  unsigned long long begin, end;
+  size_t len = colon ? (size_t)(colon - value) : 0;
+  if (!colon || len >= sizeof first)
+    return bad(option, "'%s' is not BEGIN:END (e.g. 0:16)", value);
+  memcpy(first, value, len);
+  first[len] = '\0';
+  if (!parse_uint(first, 0, 63, &begin) || !parse_uint(colon + 1, 1, 64, &end))
+    return bad(option, "'%s' is not BEGIN:END with 0 <= BEGIN < END <= 64",
+               value);
+  if (begin >= end)
+    return bad(option, "'%s': BEGIN must be below END", value);
+  opt->begin_bit = (unsigned)begin;
+  opt->end_bit = (unsigned)end;
+  return 0;
+}
+
 /* ---- The command line ---------------------------------------------------- */
 
 /* The value of an option given as "--opt value" or "--opt=value". */
@@ -303,6 +368,10 @@ static int finish(bench_options *opt) {
     opt->ops[opt->op_count++] = PRISM_SUM;
   if (opt->kind_count == 0)
     opt->kinds[opt->kind_count++] = PRISM_EXCLUSIVE;
+  if (opt->order_count == 0)
+    opt->orders[opt->order_count++] = PRISM_ASCENDING;
+  if (opt->value_size_count == 0)
+    opt->value_sizes[opt->value_size_count++] = 0;
   if (opt->reps == 0)
     opt->reps = opt->quick ? QUICK_REPS : DEFAULT_REPS;
   return -1;
@@ -348,7 +417,8 @@ int options_parse(int argc, char **argv, bench_options *opt) {
     } lists[] = {
         {"--backend", backend_item}, {"--opencl-platform", platform_item},
         {"--type", type_item},       {"--op", op_item},
-        {"--kind", kind_item},       {"--n", size_item}};
+        {"--kind", kind_item},       {"--n", size_item},
+        {"--order", order_item},     {"--values", values_item}};
     int known = 0;
     for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
       if (strcmp(name, lists[l].name) != 0)
@@ -363,8 +433,22 @@ int options_parse(int argc, char **argv, bench_options *opt) {
     if (known)
       continue;
 
+    if (strcmp(name, "--pairs") == 0) {
+      if (eq)
+        return bad(name, "takes no value (it means --values 4)");
+      if ((rc = add_value_size(name, 4, opt)) != 0)
+        return rc;
+      continue;
+    }
+
     unsigned long long v;
-    if (strcmp(name, "--device") == 0) {
+    if (strcmp(name, "--bits") == 0) {
+      const char *value = option_value(argc, argv, &i, eq);
+      if (!value)
+        return bad(name, "needs a value");
+      if ((rc = parse_bits(name, value, opt)) != 0)
+        return rc;
+    } else if (strcmp(name, "--device") == 0) {
       const char *value = option_value(argc, argv, &i, eq);
       if (!value)
         return bad(name, "needs a value");

@@ -32,6 +32,11 @@ typedef struct bench_options {
   int op_count;
   prism_scan_kind kinds[OPTIONS_MAX_ITEMS];
   int kind_count;
+  prism_order orders[OPTIONS_MAX_ITEMS]; /* sort */
+  int order_count;
+  size_t value_sizes[OPTIONS_MAX_ITEMS]; /* sort: 0 keys only, 4, 8 */
+  int value_size_count;
+  unsigned begin_bit, end_bit;  /* sort: --bits; end_bit 0: every bit */
   size_t ns[OPTIONS_MAX_ITEMS]; /* none: each device's default sweep */
   int n_count;
 

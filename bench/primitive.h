@@ -11,24 +11,39 @@
 #include "prism.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* One measurement's parameters; a primitive reads the ones it uses. */
 typedef struct bench_case {
   prism_type type;
   prism_op op;
   prism_scan_kind kind;
+  prism_order order;
+  size_t value_size; /* sort: 0 keys only, 4 or 8 bytes of value per key */
+  /* sort: bits [begin_bit, end_bit) of the key image; end_bit 0 in what
+   * the loop passes means every bit, resolved before the case runs. */
+  unsigned begin_bit, end_bit;
   size_t n;
   const void *input; /* n elements of type on the host, seeded random */
 } bench_case;
 
 /* Which bench_case parameters a primitive uses (the loop varies only
  * those, and the report prints only those). */
-enum { BENCH_USES_OP = 1u << 0, BENCH_USES_KIND = 1u << 1 };
+enum {
+  BENCH_USES_OP = 1u << 0,
+  BENCH_USES_KIND = 1u << 1,
+  BENCH_USES_ORDER = 1u << 2,
+  BENCH_USES_VALUES = 1u << 3,
+  BENCH_USES_BITS = 1u << 4
+};
 
 typedef struct bench_primitive {
   const char *name;
   unsigned uses; /* BENCH_USES_* */
-  /* Bytes a result takes on the host (reduce: one element; scan: n). */
+  /* The case's input; NULL: host_fill_random. */
+  void (*fill)(const bench_case *c, void *input, uint64_t seed);
+  /* Bytes a result takes on the host (reduce: one element; scan: n; sort:
+   * n keys, then n values for pairs). */
   size_t (*result_bytes)(const bench_case *c);
   /* The least traffic one call needs: the roofline numerator. */
   double (*bytes_moved)(const bench_case *c);
@@ -45,12 +60,21 @@ typedef struct bench_primitive {
                size_t msg_size);
   /* The serial C version, writing result; timed on CPU devices. */
   void (*serial)(const bench_case *c, void *result);
+  /* Optional, for a serial version that works in place (sort: qsort):
+   * serial then works on serial_scratch_bytes of host memory instead of
+   * result, serial_load refills that from the input before every call
+   * without being timed, and serial_store turns it into the result to
+   * check once the timing is done. */
+  size_t (*serial_scratch_bytes)(const bench_case *c);
+  void (*serial_load)(const bench_case *c, void *scratch);
+  void (*serial_store)(const bench_case *c, const void *scratch, void *result);
   /* The CUB algorithm timed beside it on NVIDIA devices. */
   cub_ref_algorithm cub;
 } bench_primitive;
 
 extern const bench_primitive bench_reduce;
 extern const bench_primitive bench_scan;
+extern const bench_primitive bench_sort;
 
 /* The table, in the order `prism-bench` with no names runs it. */
 extern const bench_primitive *const bench_primitives[];

@@ -5,6 +5,7 @@
 const bench_primitive *const bench_primitives[] = {
     &bench_reduce,
     &bench_scan,
+    &bench_sort,
 };
 
 const int bench_primitive_count =

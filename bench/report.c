@@ -109,13 +109,17 @@ static void format_ratio(double v, char *buf, size_t size) {
     snprintf(buf, size, "-");
 }
 
-/* The table's label: "reduce sum", "scan ex max", "copy". */
+/* The table's label: "reduce sum", "scan ex max", "sort v4 desc", "copy". */
 static void format_primitive(const report_row *row, char *buf, size_t size) {
   const char *kind = "";
+  char values[16] = "";
   if (row->kind)
     kind = strcmp(row->kind, "exclusive") == 0 ? " ex" : " in";
-  snprintf(buf, size, "%s%s%s%s", row->primitive, kind, row->op ? " " : "",
-           row->op ? row->op : "");
+  if (row->values > 0)
+    snprintf(values, sizeof values, " v%d", row->values);
+  snprintf(buf, size, "%s%s%s%s%s%s", row->primitive, kind, row->op ? " " : "",
+           row->op ? row->op : "", values,
+           row->order && strcmp(row->order, "descending") == 0 ? " desc" : "");
 }
 
 static double rate(double amount, double seconds) {
@@ -218,10 +222,14 @@ static void table_end(void) {
     printf("(no rows)\n");
   printf("\ntime: median per call. GB/s: the least traffic the primitive "
          "needs (reduce\nreads n elements; scan and copies read n and write "
-         "n). %%copy: of the same\ndevice's prism_buffer_copy (the copy row). "
-         "vs CUB: CUB time / prism time\n(above 1: prism is faster). vs "
-         "serial: prism time / serial C time on the\nhost (below 1: prism is "
-         "faster).\n");
+         "n; sort reads and writes\nthe n keys once, and the n values too, "
+         "though a radix sort's passes move\nmore). %%copy: of the same "
+         "device's prism_buffer_copy (the copy row). vs CUB:\nCUB time / "
+         "prism time (above 1: prism is faster). vs serial: prism time /\n"
+         "serial C time on the host (below 1: prism is faster). sort: keys "
+         "ascending;\nv4, v8: pairs with 4- or 8-byte values; desc: "
+         "descending. Its serial row is\nqsort by key image, timed alone "
+         "(not the copy of the input it sorts).\n");
   for (int i = 0; i < report.note_count; i++)
     printf("note: %s\n", report.notes[i]);
 }
@@ -229,7 +237,8 @@ static void table_end(void) {
 /* ---- CSV ----------------------------------------------------------------- */
 
 static void csv_begin(void) {
-  printf("backend,device,platform,primitive,op,kind,type,n,seconds,"
+  printf("backend,device,platform,primitive,op,kind,order,values,bits,type,n,"
+         "seconds,"
          "gelem_per_s,gb_per_s,pct_copy,vs_cub,vs_serial,reps,k,status,"
          "note\n");
 }
@@ -247,6 +256,14 @@ static void csv_row(const report_row *row) {
   csv_string(row->op);
   putchar(',');
   csv_string(row->kind);
+  putchar(',');
+  csv_string(row->order);
+  putchar(',');
+  if (row->values >= 0)
+    printf("%d", row->values);
+  putchar(',');
+  if (row->end_bit)
+    printf("%u:%u", row->begin_bit, row->end_bit);
   putchar(',');
   csv_string(row->type);
   printf(",%zu,", row->n);
@@ -305,6 +322,15 @@ static void json_row(const report_row *row) {
   json_field("primitive", row->primitive);
   json_field("op", row->op);
   json_field("kind", row->kind);
+  json_field("order", row->order);
+  if (row->values >= 0)
+    printf(", \"values\": %d", row->values);
+  else
+    printf(", \"values\": null");
+  if (row->end_bit)
+    printf(", \"bits\": \"%u:%u\"", row->begin_bit, row->end_bit);
+  else
+    printf(", \"bits\": null");
   json_field("type", row->type);
   printf(", \"n\": %zu", row->n);
   json_number_field("seconds", ok ? row->seconds : 0);

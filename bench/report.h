@@ -35,18 +35,22 @@ typedef struct report_row {
   const char *backend;   /* "cuda", "opencl", or a reference: "serial", "cub" */
   const char *device;    /* full name; the table shortens it */
   const char *platform;  /* for CSV and JSON */
-  const char *primitive; /* "reduce", "scan", "copy", "memcpy" */
+  const char *primitive; /* "reduce", "scan", "sort", "copy", "memcpy" */
   const char *op;        /* "sum", "min", "max" */
   const char *kind;      /* "inclusive", "exclusive" */
-  const char *type;      /* "i32", ..., "byte" */
-  size_t n;              /* elements */
-  double seconds;        /* median time of one call */
-  double bytes;          /* minimum bytes one call moves */
-  double copy_bytes_per_s; /* the device's copy bandwidth, for %copy */
-  double vs_cub;           /* CUB time / this time */
-  double vs_serial;        /* this time / serial C time */
-  int reps;                /* samples */
-  int k;                   /* calls per sample */
+  const char *order;     /* sort: "ascending", "descending" */
+  int values;            /* sort: bytes of value per key (0: keys only);
+                            -1 where it does not apply */
+  unsigned begin_bit, end_bit; /* sort: the bits sorted; end_bit 0: none */
+  const char *type;            /* "i32", ..., "byte" */
+  size_t n;                    /* elements */
+  double seconds;              /* median time of one call */
+  double bytes;                /* minimum bytes one call moves */
+  double copy_bytes_per_s;     /* the device's copy bandwidth, for %copy */
+  double vs_cub;               /* CUB time / this time */
+  double vs_serial;            /* this time / serial C time */
+  int reps;                    /* samples */
+  int k;                       /* calls per sample */
   report_status status;
   const char *note; /* why a row was skipped or failed */
 } report_row;

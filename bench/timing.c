@@ -15,11 +15,20 @@ double bench_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* k calls then one sync; *per_call gets the sample's time divided by k. */
-static int sample(bench_fn call, bench_fn sync, void *arg, int k,
-                  double *per_call) {
-  double start = bench_now();
+/* k calls then one sync; *per_call gets the sample's time divided by k.
+ * With prepare, each call follows its own prepare, and only the calls are
+ * timed (sync is then NULL: such calls block). */
+static int sample(bench_fn prepare, bench_fn call, bench_fn sync, void *arg,
+                  int k, double *per_call) {
+  double start = bench_now(), untimed = 0;
   for (int i = 0; i < k; i++) {
+    if (prepare) {
+      double before = bench_now();
+      int rc = prepare(arg);
+      untimed += bench_now() - before;
+      if (rc != 0)
+        return rc;
+    }
     int rc = call(arg);
     if (rc != 0)
       return rc;
@@ -29,7 +38,7 @@ static int sample(bench_fn call, bench_fn sync, void *arg, int k,
     if (rc != 0)
       return rc;
   }
-  *per_call = (bench_now() - start) / k;
+  *per_call = (bench_now() - start - untimed) / k;
   return 0;
 }
 
@@ -48,20 +57,20 @@ static int compare_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-int bench_time(bench_fn call, bench_fn sync, void *arg, const bench_timer *cfg,
-               bench_timing *out) {
+static int time_calls(bench_fn prepare, bench_fn call, bench_fn sync, void *arg,
+                      const bench_timer *cfg, bench_timing *out) {
   double t = 0;
   int rc;
 
   /* Warm-up: one lone call (caches, lazily built kernels), then one sample at
    * the k it suggests, which refines k. */
-  if ((rc = sample(call, sync, arg, 1, &t)) != 0)
+  if ((rc = sample(prepare, call, sync, arg, 1, &t)) != 0)
     return rc;
-  if ((rc = sample(call, sync, arg, 1, &t)) != 0)
+  if ((rc = sample(prepare, call, sync, arg, 1, &t)) != 0)
     return rc;
   int k = calls_per_sample(t, cfg);
   if (k > 1) {
-    if ((rc = sample(call, sync, arg, k, &t)) != 0)
+    if ((rc = sample(prepare, call, sync, arg, k, &t)) != 0)
       return rc;
     k = calls_per_sample(t, cfg);
   }
@@ -81,7 +90,7 @@ int bench_time(bench_fn call, bench_fn sync, void *arg, const bench_timer *cfg,
   if (!times)
     return -1;
   for (int i = 0; i < reps; i++) {
-    if ((rc = sample(call, sync, arg, k, &times[i])) != 0) {
+    if ((rc = sample(prepare, call, sync, arg, k, &times[i])) != 0) {
       free(times);
       return rc;
     }
@@ -94,4 +103,14 @@ int bench_time(bench_fn call, bench_fn sync, void *arg, const bench_timer *cfg,
   out->reps = reps;
   free(times);
   return 0;
+}
+
+int bench_time(bench_fn call, bench_fn sync, void *arg, const bench_timer *cfg,
+               bench_timing *out) {
+  return time_calls(NULL, call, sync, arg, cfg, out);
+}
+
+int bench_time_prepared(bench_fn prepare, bench_fn call, void *arg,
+                        const bench_timer *cfg, bench_timing *out) {
+  return time_calls(prepare, call, NULL, arg, cfg, out);
 }

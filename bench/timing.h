@@ -40,6 +40,12 @@ double bench_now(void);
 int bench_time(bench_fn call, bench_fn sync, void *arg, const bench_timer *cfg,
                bench_timing *out);
 
+/* As bench_time for blocking calls that each need work first which is not
+ * to be timed (qsort sorts in place: each call gets a fresh copy of the
+ * input). prepare runs before every call, outside the clock. */
+int bench_time_prepared(bench_fn prepare, bench_fn call, void *arg,
+                        const bench_timer *cfg, bench_timing *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,362 @@
+/*
+ * sort: stable LSD radix sort, PRISM_RADIX_BITS per pass over the key's
+ * image bits [begin_bit, end_bit). Three strategies, chosen by the device
+ * policy and n:
+ * - Small n: sort_single_block, one work-group and one launch for every
+ *   pass (sort_single.cl).
+ * - Onesweep (GPUs): sort_histogram + sort_offsets once (every pass's
+ *   digit starts in one read), then per pass sort_init + sort_onesweep,
+ *   one read and one write of the keys with look-back between tiles
+ *   (sort_upsweep.cl, sort_onesweep.cl).
+ * - Classic (CPUs, and wherever look-back is not safe): per pass
+ *   sort_count + sort_chunk_offsets + sort_scatter over a few long
+ *   contiguous chunks (sort_classic.cl).
+ * Passes ping-pong between the output buffers and alternates carved from
+ * the context's scratch (one prism__scratch call per sort), arranged so
+ * the last pass lands in the output. Tables follow the alternates in the
+ * same allocation, at byte offsets passed as kernel arguments.
+ */
+#include "opencl_internal.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Everything the strategies share: buffers per pass, the scratch, the
+ * key's flip, the program options. Values travel as (buffer, element
+ * offset): their alternate lives inside the scratch. */
+typedef struct sort_plan {
+  const prism__sort_args *args;
+  size_t key_bytes, radix;
+  unsigned passes;
+  cl_mem keys_src, values_src; /* what the first pass reads */
+  cl_ulong values_src_at;
+  cl_mem scratch;          /* keys' alternate at 0, then values' */
+  cl_ulong values_alt_at;  /* elements */
+  cl_ulong tables_offset;  /* the strategy's tables, bytes */
+  cl_uint flip4;           /* all ones for descending order */
+  cl_ulong flip8;
+  prism__cl_arg flip;      /* flip4 or flip8, as wide as a key */
+  cl_mem none;             /* NULL: values of a keys-only sort */
+} sort_plan;
+
+/* What pass p writes: the last pass writes the outputs. */
+static int pass_to_alt(const sort_plan *s, unsigned p) {
+  return (s->passes - 1 - p) % 2;
+}
+static cl_mem pass_keys(const sort_plan *s, unsigned p) {
+  return pass_to_alt(s, p) ? s->scratch : (cl_mem)s->args->keys_out;
+}
+static cl_mem pass_values(const sort_plan *s, unsigned p) {
+  if (!s->args->value_size)
+    return NULL;
+  return pass_to_alt(s, p) ? s->scratch : (cl_mem)s->args->values_out;
+}
+static cl_ulong pass_values_at(const sort_plan *s, unsigned p) {
+  return pass_to_alt(s, p) ? s->values_alt_at : 0;
+}
+
+/* Program options: the key's bits as T, its image macro, values, shape. */
+static void sort_options(char *buf, size_t size, const prism__sort_args *a,
+                         size_t value_bytes, unsigned radix_bits, size_t wg,
+                         unsigned items) {
+  static const char *const image[] = {"I32", "U32", "F32",
+                                      "I64", "U64", "F64"};
+  prism__cl_options(
+      buf, size, prism_type_size(a->key_type) == 4 ? PRISM_U32 : PRISM_U64,
+      PRISM_SUM,
+      "-DPRISM_KEY_IMAGE=PRISM_KEY_IMAGE_%s -DPRISM_VALUE_BYTES=%zu "
+      "-DPRISM_RADIX_BITS=%u -DPRISM_WG=%zu -DPRISM_ITEMS=%u",
+      image[a->key_type], value_bytes, radix_bits, wg, items);
+}
+
+/*
+ * Fill the plan and take scratch: the alternates, then tables_bytes for
+ * the strategy. An in-place sort (input = output) with an odd number of
+ * passes would have its first pass write what it reads: the input is
+ * copied to the alternate first, and the passes start from there.
+ */
+static prism_status plan_sort(prism_context *ctx, const prism__sort_args *a,
+                              size_t tables_bytes, sort_plan *s) {
+  const prism__cl_policy *pol = &prism__cl_of(ctx)->policy;
+  memset(s, 0, sizeof *s);
+  s->args = a;
+  s->key_bytes = prism_type_size(a->key_type);
+  s->radix = (size_t)1 << pol->sort_radix_bits;
+  s->passes = (a->end_bit - a->begin_bit + pol->sort_radix_bits - 1) /
+              pol->sort_radix_bits;
+  const size_t keys_bytes = a->n * s->key_bytes;
+  const size_t values_bytes = a->n * a->value_size;
+  /* A multiple of the value size, as every scratch region start is. */
+  const size_t values_at = prism__cl_align(keys_bytes);
+  s->values_alt_at = a->value_size ? values_at / a->value_size : 0;
+  s->tables_offset = values_at + prism__cl_align(values_bytes);
+  void *native;
+  prism_status st =
+      prism__scratch(ctx, (size_t)s->tables_offset + tables_bytes, &native);
+  if (st != PRISM_OK)
+    return st;
+  s->scratch = (cl_mem)native;
+  s->keys_src = (cl_mem)a->keys_in;
+  s->values_src = (cl_mem)a->values_in;
+  s->flip4 = a->descending ? UINT32_MAX : 0;
+  s->flip8 = a->descending ? UINT64_MAX : 0;
+  s->flip.size = s->key_bytes;
+  s->flip.value = s->key_bytes == 4 ? (const void *)&s->flip4
+                                    : (const void *)&s->flip8;
+
+  const prism__backend *be = &prism__backend_opencl;
+  if (s->passes % 2 && a->keys_in == a->keys_out) {
+    st = be->mem_copy(ctx, s->scratch, 0, s->keys_src, 0, keys_bytes);
+    s->keys_src = s->scratch;
+  }
+  if (st == PRISM_OK && s->passes % 2 && a->value_size &&
+      a->values_in == a->values_out) {
+    st = be->mem_copy(ctx, s->scratch, values_at, s->values_src, 0,
+                      values_bytes);
+    s->values_src = s->scratch;
+    s->values_src_at = s->values_alt_at;
+  }
+  return st;
+}
+
+/* Pass p's digit: shift and width. */
+static void pass_digit(const sort_plan *s, unsigned radix_bits, unsigned p,
+                       cl_uint *shift, cl_uint *bits) {
+  *shift = s->args->begin_bit + p * radix_bits;
+  *bits = s->args->end_bit - *shift < radix_bits ? s->args->end_bit - *shift
+                                                   : radix_bits;
+}
+
+/* ---- sort_single_block ------------------------------------------------ */
+
+static prism_status sort_single(prism_context *ctx,
+                                const prism__sort_args *a) {
+  const prism__cl_policy *pol = &prism__cl_of(ctx)->policy;
+  const size_t wg = pol->sort_wg;
+  const unsigned items = prism_type_size(a->key_type) == 4 ? pol->sort_items_4
+                                                           : pol->sort_items_8;
+  sort_plan s;
+  prism_status st = plan_sort(ctx, a, 0, &s);
+  if (st != PRISM_OK)
+    return st;
+  char options[320];
+  sort_options(options, sizeof options, a, a->value_size,
+               pol->sort_radix_bits, wg, items);
+  cl_kernel k;
+  st = prism__cl_kernel(ctx, "sort_single.cl", options, "sort_single_block",
+                        &k);
+  if (st != PRISM_OK)
+    return st;
+  cl_mem keys_out = (cl_mem)a->keys_out;
+  cl_mem values_out = a->value_size ? (cl_mem)a->values_out : NULL;
+  cl_mem values_alt = a->value_size ? s.scratch : NULL;
+  const cl_ulong n = a->n;
+  const cl_uint begin_bit = a->begin_bit, end_bit = a->end_bit;
+  const prism__cl_arg args[] = {
+      PRISM__CL_ARG(s.keys_src),      PRISM__CL_ARG(keys_out),
+      PRISM__CL_ARG(s.scratch),       PRISM__CL_ARG(s.values_src),
+      PRISM__CL_ARG(s.values_src_at), PRISM__CL_ARG(values_out),
+      PRISM__CL_ARG(values_alt),      PRISM__CL_ARG(s.values_alt_at),
+      PRISM__CL_ARG(n),               PRISM__CL_ARG(begin_bit),
+      PRISM__CL_ARG(end_bit),         s.flip};
+  return prism__cl_launch(ctx, k, "sort_single_block", args, 12, wg, wg);
+}
+
+/* ---- classic: sort_count, sort_chunk_offsets, sort_scatter -------------- */
+
+static prism_status sort_classic(prism_context *ctx,
+                                 const prism__sort_args *a) {
+  const prism__cl *cl = prism__cl_of(ctx);
+  const prism__cl_policy *pol = &cl->policy;
+  const size_t wg = pol->sort_chunk_wg;
+  const size_t radix = (size_t)1 << pol->sort_radix_bits;
+
+  /* Chunks: as many as the policy wants, none shorter than sort_chunk_min
+   * nor longer than 2^31 keys (32-bit counts); work-items round up to
+   * whole work-groups (the extra ones own empty chunks). */
+  size_t chunks = a->n / pol->sort_chunk_min;
+  const size_t max_chunks =
+      (size_t)pol->sort_chunks_per_cu * cl->facts.compute_units;
+  if (chunks > max_chunks)
+    chunks = max_chunks;
+  const size_t min_chunks = (a->n >> 31) + 1;
+  if (chunks < min_chunks)
+    chunks = min_chunks;
+  const size_t chunk = (a->n + chunks - 1) / chunks;
+  chunks = (a->n + chunk - 1) / chunk;
+  const size_t global = (chunks + wg - 1) / wg * wg;
+
+  sort_plan s;
+  prism_status st = plan_sort(ctx, a, radix * global * 8, &s);
+  if (st != PRISM_OK)
+    return st;
+  char options[320];
+  sort_options(options, sizeof options, a, a->value_size,
+               pol->sort_radix_bits, wg, 1);
+  cl_kernel count, offsets, scatter;
+  if ((st = prism__cl_kernel(ctx, "sort_classic.cl", options, "sort_count",
+                             &count)) != PRISM_OK ||
+      (st = prism__cl_kernel(ctx, "sort_classic.cl", options,
+                             "sort_chunk_offsets", &offsets)) != PRISM_OK ||
+      (st = prism__cl_kernel(ctx, "sort_classic.cl", options, "sort_scatter",
+                             &scatter)) != PRISM_OK)
+    return st;
+
+  const cl_ulong n = a->n, chunk_arg = chunk, columns = global;
+  cl_mem keys_src = s.keys_src, values_src = s.values_src;
+  cl_ulong values_src_at = s.values_src_at;
+  for (unsigned p = 0; p < s.passes && st == PRISM_OK; p++) {
+    cl_uint shift, bits;
+    pass_digit(&s, pol->sort_radix_bits, p, &shift, &bits);
+    cl_mem keys_dst = pass_keys(&s, p), values_dst = pass_values(&s, p);
+    cl_ulong values_dst_at = pass_values_at(&s, p);
+    const prism__cl_arg count_args[] = {
+        PRISM__CL_ARG(keys_src), PRISM__CL_ARG(n),
+        PRISM__CL_ARG(chunk_arg), PRISM__CL_ARG(shift),
+        PRISM__CL_ARG(bits),     s.flip,
+        PRISM__CL_ARG(s.scratch), PRISM__CL_ARG(s.tables_offset)};
+    const prism__cl_arg offsets_args[] = {PRISM__CL_ARG(s.scratch),
+                                          PRISM__CL_ARG(s.tables_offset),
+                                          PRISM__CL_ARG(columns)};
+    const prism__cl_arg scatter_args[] = {
+        PRISM__CL_ARG(keys_src),      PRISM__CL_ARG(keys_dst),
+        PRISM__CL_ARG(values_src),    PRISM__CL_ARG(values_src_at),
+        PRISM__CL_ARG(values_dst),    PRISM__CL_ARG(values_dst_at),
+        PRISM__CL_ARG(n),             PRISM__CL_ARG(chunk_arg),
+        PRISM__CL_ARG(shift),         PRISM__CL_ARG(bits),
+        s.flip,                       PRISM__CL_ARG(s.scratch),
+        PRISM__CL_ARG(s.tables_offset)};
+    st = prism__cl_launch(ctx, count, "sort_count", count_args, 8, global, wg);
+    if (st == PRISM_OK)
+      st = prism__cl_launch(ctx, offsets, "sort_chunk_offsets", offsets_args,
+                            3, wg, wg);
+    if (st == PRISM_OK)
+      st = prism__cl_launch(ctx, scatter, "sort_scatter", scatter_args, 13,
+                            global, wg);
+    keys_src = keys_dst;
+    values_src = values_dst;
+    values_src_at = values_dst_at;
+  }
+  return st;
+}
+
+/* ---- onesweep: sort_histogram, sort_offsets, sort_init, sort_onesweep --- */
+
+static prism_status sort_onesweep(prism_context *ctx,
+                                  const prism__sort_args *a) {
+  const prism__cl *cl = prism__cl_of(ctx);
+  const prism__cl_policy *pol = &cl->policy;
+  const size_t wg = pol->sort_wg;
+  const size_t radix = (size_t)1 << pol->sort_radix_bits;
+  const unsigned items = prism_type_size(a->key_type) == 4 ? pol->sort_items_4
+                                                           : pol->sort_items_8;
+  const size_t tile = wg * items;
+  const size_t tiles = (a->n + tile - 1) / tile;
+  if (tiles > UINT32_MAX)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "prism_sort: n = %zu needs more than 2^32 tiles of %zu",
+                       a->n, tile);
+  const unsigned passes = (a->end_bit - a->begin_bit + pol->sort_radix_bits -
+                           1) / pol->sort_radix_bits;
+
+  /* Histogram groups: a few per compute unit, each range a whole number
+   * of work-group strides and below 2^31 keys (32-bit local counts). */
+  size_t groups = (size_t)pol->sort_hist_groups_per_cu * cl->facts.compute_units;
+  if (groups > (a->n + wg - 1) / wg)
+    groups = (a->n + wg - 1) / wg;
+  if (groups < (a->n >> 31) + 1)
+    groups = (a->n >> 31) + 1;
+  size_t range = (a->n + groups - 1) / groups;
+  range = (range + wg - 1) / wg * wg;
+  groups = (a->n + range - 1) / range;
+
+  /* Tables after the alternates: ticket | partials | digit starts |
+   * status, each region aligned. */
+  const size_t partials_at = PRISM_CL_SCRATCH_ALIGN;
+  const size_t starts_at =
+      partials_at + prism__cl_align(groups * passes * radix * 4);
+  const size_t status_at = starts_at + prism__cl_align(passes * radix * 8);
+  const size_t status_words = tiles * radix;
+  sort_plan s;
+  prism_status st = plan_sort(ctx, a, status_at + status_words * 8, &s);
+  if (st != PRISM_OK)
+    return st;
+
+  char options[320], upsweep_options[320];
+  sort_options(options, sizeof options, a, a->value_size,
+               pol->sort_radix_bits, wg, items);
+  sort_options(upsweep_options, sizeof upsweep_options, a, 0,
+               pol->sort_radix_bits, wg, 1);
+  cl_kernel histogram, offsets, init, onesweep;
+  if ((st = prism__cl_kernel(ctx, "sort_upsweep.cl", upsweep_options,
+                             "sort_histogram", &histogram)) != PRISM_OK ||
+      (st = prism__cl_kernel(ctx, "sort_upsweep.cl", upsweep_options,
+                             "sort_offsets", &offsets)) != PRISM_OK ||
+      (st = prism__cl_kernel(ctx, "sort_onesweep.cl", options, "sort_init",
+                             &init)) != PRISM_OK ||
+      (st = prism__cl_kernel(ctx, "sort_onesweep.cl", options,
+                             "sort_onesweep", &onesweep)) != PRISM_OK)
+    return st;
+
+  const cl_ulong n = a->n, range_arg = range;
+  const cl_ulong ticket_off = s.tables_offset,
+                 partials_off = s.tables_offset + partials_at,
+                 starts_off = s.tables_offset + starts_at,
+                 status_off = s.tables_offset + status_at,
+                 words = status_words;
+  const cl_uint begin_bit = a->begin_bit, end_bit = a->end_bit,
+                passes_arg = passes, groups_arg = (cl_uint)groups;
+  const prism__cl_arg histogram_args[] = {
+      PRISM__CL_ARG(s.keys_src),  PRISM__CL_ARG(n),
+      PRISM__CL_ARG(range_arg),   PRISM__CL_ARG(begin_bit),
+      PRISM__CL_ARG(passes_arg),  PRISM__CL_ARG(end_bit),
+      s.flip,                     PRISM__CL_ARG(s.scratch),
+      PRISM__CL_ARG(partials_off)};
+  const prism__cl_arg offsets_args[] = {
+      PRISM__CL_ARG(s.scratch), PRISM__CL_ARG(partials_off),
+      PRISM__CL_ARG(groups_arg), PRISM__CL_ARG(starts_off)};
+  st = prism__cl_launch(ctx, histogram, "sort_histogram", histogram_args, 9,
+                        groups * wg, wg);
+  if (st == PRISM_OK)
+    st = prism__cl_launch(ctx, offsets, "sort_offsets", offsets_args, 4,
+                          passes * wg, wg);
+
+  const prism__cl_arg init_args[] = {
+      PRISM__CL_ARG(s.scratch), PRISM__CL_ARG(ticket_off),
+      PRISM__CL_ARG(status_off), PRISM__CL_ARG(words)};
+  cl_mem keys_src = s.keys_src, values_src = s.values_src;
+  cl_ulong values_src_at = s.values_src_at;
+  for (unsigned p = 0; p < passes && st == PRISM_OK; p++) {
+    cl_uint shift, bits;
+    pass_digit(&s, pol->sort_radix_bits, p, &shift, &bits);
+    cl_mem keys_dst = pass_keys(&s, p), values_dst = pass_values(&s, p);
+    cl_ulong values_dst_at = pass_values_at(&s, p);
+    const cl_ulong pass_starts = starts_off + (cl_ulong)p * radix * 8;
+    const prism__cl_arg onesweep_args[] = {
+        PRISM__CL_ARG(keys_src),      PRISM__CL_ARG(keys_dst),
+        PRISM__CL_ARG(values_src),    PRISM__CL_ARG(values_src_at),
+        PRISM__CL_ARG(values_dst),    PRISM__CL_ARG(values_dst_at),
+        PRISM__CL_ARG(n),             PRISM__CL_ARG(shift),
+        PRISM__CL_ARG(bits),          s.flip,
+        PRISM__CL_ARG(s.scratch),     PRISM__CL_ARG(ticket_off),
+        PRISM__CL_ARG(status_off),    PRISM__CL_ARG(pass_starts)};
+    st = prism__cl_launch(ctx, init, "sort_init", init_args, 4,
+                          (status_words + wg - 1) / wg * wg, wg);
+    if (st == PRISM_OK)
+      st = prism__cl_launch(ctx, onesweep, "sort_onesweep", onesweep_args, 14,
+                            tiles * wg, wg);
+    keys_src = keys_dst;
+    values_src = values_dst;
+    values_src_at = values_dst_at;
+  }
+  return st;
+}
+
+prism_status prism__cl_sort(prism_context *ctx, const prism__sort_args *args) {
+  const prism__cl_policy *pol = &prism__cl_of(ctx)->policy;
+  if (args->n <= pol->sort_single_max)
+    return sort_single(ctx, args);
+  if (pol->sort_onesweep)
+    return sort_onesweep(ctx, args);
+  return sort_classic(ctx, args);
+}

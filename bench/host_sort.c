@@ -1,0 +1,311 @@
+/* The host side of sort: the serial qsort reference and the check (see
+ * host_ref.h). Both order keys by key_order.h's image, the definition the
+ * library's kernels use. */
+#include "host_ref.h"
+#include "key_order.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* name, prism_type without prefix, the unsigned type of the key's bits. */
+#define KEY_TYPES(X)                                                           \
+  X(u32, U32, uint32_t)                                                        \
+  X(i32, I32, uint32_t)                                                        \
+  X(f32, F32, uint32_t)                                                        \
+  X(u64, U64, uint64_t)                                                        \
+  X(i64, I64, uint64_t)                                                        \
+  X(f64, F64, uint64_t)
+
+/* Bits [begin, end) of a 64-bit word: the part of the image that sorts. */
+static uint64_t field_mask(unsigned begin, unsigned end) {
+  uint64_t below_end = end >= 64 ? ~0ull : (1ull << end) - 1;
+  return below_end & ~((1ull << begin) - 1);
+}
+
+/* ---- Serial: qsort ------------------------------------------------------- */
+
+/* How the serial version keeps the keys: plain, or records of a key and its
+ * input index (the value of a pair), each in a slot of the larger size. */
+typedef struct sort_layout {
+  size_t key;      /* bytes of a key */
+  size_t index;    /* bytes of the index; 0: plain keys */
+  size_t index_at; /* offset of the index in a record */
+  size_t record;   /* bytes of an element of scratch */
+} sort_layout;
+
+static sort_layout layout_of(prism_type type, size_t value_size, unsigned begin,
+                             unsigned end, size_t n) {
+  sort_layout l;
+  l.key = prism_type_size(type);
+  int narrow = begin > 0 || end < l.key * 8; /* equal images, other keys */
+  l.index = value_size ? value_size : narrow ? (n > UINT32_MAX ? 8 : 4) : 0;
+  if (l.index == 0) {
+    l.index_at = 0;
+    l.record = l.key;
+  } else {
+    l.index_at = l.key > l.index ? l.key : l.index;
+    l.record = 2 * l.index_at;
+  }
+  return l;
+}
+
+/* qsort's comparators take no context: the field and order of the sort
+ * under way (prism-bench runs one thing at a time). */
+static struct {
+  uint64_t mask;
+  int descending;
+} sorting;
+
+#define DEFINE_COMPARE(NAME, E, B)                                             \
+  static B image_##NAME(const void *key) {                                     \
+    B b;                                                                       \
+    memcpy(&b, key, sizeof b);                                                 \
+    return (B)(PRISM_KEY_IMAGE_##E(b) & (B)sorting.mask);                      \
+  }                                                                            \
+  static int compare_##NAME(const void *a, const void *b) {                    \
+    B x = image_##NAME(a), y = image_##NAME(b);                                \
+    int c = (x > y) - (x < y);                                                 \
+    return sorting.descending ? -c : c;                                        \
+  }                                                                            \
+  static int compare_##NAME##_index4(const void *a, const void *b) {           \
+    int c = compare_##NAME(a, b);                                              \
+    if (c)                                                                     \
+      return c;                                                                \
+    uint32_t i, j;                                                             \
+    memcpy(&i, (const char *)a + (sizeof(B) > 4 ? sizeof(B) : 4), 4);          \
+    memcpy(&j, (const char *)b + (sizeof(B) > 4 ? sizeof(B) : 4), 4);          \
+    return (i > j) - (i < j);                                                  \
+  }                                                                            \
+  static int compare_##NAME##_index8(const void *a, const void *b) {           \
+    int c = compare_##NAME(a, b);                                              \
+    if (c)                                                                     \
+      return c;                                                                \
+    uint64_t i, j;                                                             \
+    memcpy(&i, (const char *)a + 8, 8);                                        \
+    memcpy(&j, (const char *)b + 8, 8);                                        \
+    return (i > j) - (i < j);                                                  \
+  }
+KEY_TYPES(DEFINE_COMPARE)
+
+typedef int (*compare_fn)(const void *, const void *);
+
+static compare_fn comparator(prism_type type, size_t index) {
+  switch (type) {
+#define CASE(NAME, E, B)                                                       \
+  case PRISM_##E:                                                              \
+    return index == 0   ? compare_##NAME                                       \
+           : index == 4 ? compare_##NAME##_index4                              \
+                        : compare_##NAME##_index8;
+    KEY_TYPES(CASE)
+#undef CASE
+  }
+  return NULL;
+}
+
+size_t host_sort_serial_bytes(prism_type type, size_t value_size,
+                              unsigned begin_bit, unsigned end_bit, size_t n) {
+  sort_layout l = layout_of(type, value_size, begin_bit, end_bit, n);
+  return n > SIZE_MAX / l.record ? SIZE_MAX : n * l.record;
+}
+
+void host_sort_serial_load(prism_type type, size_t value_size,
+                           unsigned begin_bit, unsigned end_bit, const void *in,
+                           size_t n, void *scratch) {
+  sort_layout l = layout_of(type, value_size, begin_bit, end_bit, n);
+  const char *src = in;
+  char *dst = scratch;
+  if (l.index == 0) {
+    memcpy(scratch, in, n * l.key);
+    return;
+  }
+  for (size_t i = 0; i < n; i++, src += l.key, dst += l.record) {
+    memcpy(dst, src, l.key);
+    if (l.index == 4) {
+      uint32_t index = (uint32_t)i;
+      memcpy(dst + l.index_at, &index, 4);
+    } else {
+      uint64_t index = (uint64_t)i;
+      memcpy(dst + l.index_at, &index, 8);
+    }
+  }
+}
+
+void host_sort_serial(prism_type type, prism_order order, size_t value_size,
+                      unsigned begin_bit, unsigned end_bit, void *scratch,
+                      size_t n) {
+  sort_layout l = layout_of(type, value_size, begin_bit, end_bit, n);
+  sorting.mask = field_mask(begin_bit, end_bit);
+  sorting.descending = order == PRISM_DESCENDING;
+  qsort(scratch, n, l.record, comparator(type, l.index));
+}
+
+void host_sort_serial_store(prism_type type, size_t value_size,
+                            unsigned begin_bit, unsigned end_bit,
+                            const void *scratch, size_t n, void *result) {
+  sort_layout l = layout_of(type, value_size, begin_bit, end_bit, n);
+  const char *src = scratch;
+  char *keys = result, *values = keys + n * l.key;
+  if (l.index == 0) {
+    memcpy(result, scratch, n * l.key);
+    return;
+  }
+  for (size_t i = 0; i < n; i++, src += l.record) {
+    memcpy(keys + i * l.key, src, l.key);
+    if (value_size)
+      memcpy(values + i * value_size, src + l.index_at, value_size);
+  }
+}
+
+/* ---- Check: a stable LSD radix sort -------------------------------------- */
+
+#define DIGIT_BITS 8
+
+/* The image of key i of in, as 64 bits. */
+static uint64_t image_at(prism_type type, const void *in, size_t i) {
+  switch (type) {
+#define CASE(NAME, E, B)                                                       \
+  case PRISM_##E: {                                                            \
+    B b;                                                                       \
+    memcpy(&b, (const char *)in + i * sizeof b, sizeof b);                     \
+    return (uint64_t)PRISM_KEY_IMAGE_##E(b);                                   \
+  }
+    KEY_TYPES(CASE)
+#undef CASE
+  }
+  return 0;
+}
+
+static void format_key(prism_type type, const void *key, char *buf,
+                       size_t size) {
+  uint32_t b32;
+  uint64_t b64;
+  float f;
+  double d;
+  switch (type) {
+  case PRISM_U32:
+  case PRISM_I32:
+  case PRISM_F32:
+    memcpy(&b32, key, 4);
+    if (type == PRISM_U32) {
+      snprintf(buf, size, "%" PRIu32, b32);
+    } else if (type == PRISM_I32) {
+      snprintf(buf, size, "%" PRId32, (int32_t)b32);
+    } else {
+      memcpy(&f, key, 4);
+      snprintf(buf, size, "%.9g (0x%08" PRIx32 ")", (double)f, b32);
+    }
+    break;
+  default:
+    memcpy(&b64, key, 8);
+    if (type == PRISM_U64) {
+      snprintf(buf, size, "%" PRIu64, b64);
+    } else if (type == PRISM_I64) {
+      snprintf(buf, size, "%" PRId64, (int64_t)b64);
+    } else {
+      memcpy(&d, key, 8);
+      snprintf(buf, size, "%.17g (0x%016" PRIx64 ")", d, b64);
+    }
+    break;
+  }
+}
+
+/* The input index of the element that lands at each position: a stable
+ * radix sort of the images' fields, DIGIT_BITS at a time. NULL when the
+ * host is out of memory. */
+static size_t *reference_order(prism_type type, prism_order order,
+                               unsigned begin, unsigned end, const void *in,
+                               size_t n) {
+  unsigned width = end - begin;
+  uint64_t field = field_mask(0, width);
+  uint64_t *key = malloc(n * sizeof *key), *key2 = malloc(n * sizeof *key2);
+  size_t *index = malloc(n * sizeof *index);
+  size_t *index2 = malloc(n * sizeof *index2);
+  if (!key || !key2 || !index || !index2) {
+    free(key);
+    free(key2);
+    free(index);
+    free(index2);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) {
+    uint64_t k = (image_at(type, in, i) >> begin) & field;
+    key[i] = order == PRISM_DESCENDING ? k ^ field : k;
+    index[i] = i;
+  }
+  for (unsigned shift = 0; shift < width; shift += DIGIT_BITS) {
+    size_t count[1u << DIGIT_BITS] = {0};
+    for (size_t i = 0; i < n; i++)
+      count[(key[i] >> shift) & ((1u << DIGIT_BITS) - 1)]++;
+    size_t sum = 0;
+    for (size_t d = 0; d < (1u << DIGIT_BITS); d++) {
+      size_t c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (size_t i = 0; i < n; i++) {
+      size_t to = count[(key[i] >> shift) & ((1u << DIGIT_BITS) - 1)]++;
+      key2[to] = key[i];
+      index2[to] = index[i];
+    }
+    uint64_t *kt = key;
+    key = key2;
+    key2 = kt;
+    size_t *it = index;
+    index = index2;
+    index2 = it;
+  }
+  free(key);
+  free(key2);
+  free(index2);
+  return index;
+}
+
+int host_check_sort(prism_type type, prism_order order, size_t value_size,
+                    unsigned begin_bit, unsigned end_bit, const void *in,
+                    size_t n, const void *got, char *msg, size_t msg_size) {
+  size_t ks = prism_type_size(type);
+  size_t *want = reference_order(type, order, begin_bit, end_bit, in, n);
+  if (!want) {
+    snprintf(msg, msg_size, "host out of memory for the reference sort");
+    return 0;
+  }
+  const char *keys = got, *values = keys + n * ks, *src = in;
+  for (size_t i = 0; i < n; i++) {
+    const char *g = keys + i * ks, *w = src + want[i] * ks;
+    if (memcmp(g, w, ks) != 0) {
+      char gs[64], ws[64];
+      format_key(type, g, gs, sizeof gs);
+      format_key(type, w, ws, sizeof ws);
+      snprintf(msg, msg_size,
+               "key %zu: got %s, the stable sort by key image gives %s "
+               "(input %zu)",
+               i, gs, ws, want[i]);
+      free(want);
+      return 0;
+    }
+    if (value_size) { /* the values are the input indices */
+      uint64_t v = 0, w_index = (uint64_t)want[i];
+      if (value_size == 4) {
+        uint32_t v32;
+        memcpy(&v32, values + i * 4, 4);
+        v = v32;
+        w_index = (uint32_t)w_index;
+      } else {
+        memcpy(&v, values + i * 8, 8);
+      }
+      if (v != w_index) {
+        snprintf(msg, msg_size,
+                 "value %zu: got %" PRIu64 ", the stable sort gives %" PRIu64
+                 " (a value apart from its key, or equal keys out of input "
+                 "order)",
+                 i, v, w_index);
+        free(want);
+        return 0;
+      }
+    }
+  }
+  free(want);
+  return 1;
+}

@@ -1,0 +1,113 @@
+/*
+ * sort_onesweep.cl: one radix pass in one launch (Onesweep, Adinets &
+ * Merrill 2022), for devices whose running work-groups make progress
+ * (GPUs). Digit starts come from sort_upsweep.cl.
+ *
+ * Tile status (scratch, cleared by sort_init before each pass):
+ *   ticket                    uint: the next tile id to hand out
+ *   status[t * RADIX + d]     ulong: tile t's count of digit d
+ * A status word holds its flag in the top 2 bits (STATUS_AGGREGATE: the
+ * tile's own count; STATUS_PREFIX: the count over tiles 0..t) and the count
+ * in the low 62, so one volatile 64-bit store publishes both: a reader
+ * never sees a flag without its count, and no fence is needed, exactly as
+ * scan.cl's status words (whose comment says why mem_fence cannot be
+ * relied on across work-groups).
+ */
+
+#define STATUS_FLAG_SHIFT 62
+#define STATUS_COUNT_MASK ((1ul << STATUS_FLAG_SHIFT) - 1)
+#define STATUS_EMPTY 0ul
+#define STATUS_AGGREGATE 1ul
+#define STATUS_PREFIX 2ul
+
+/* sort_init: clear words status words and the ticket; one work-item per
+ * word. */
+__kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
+sort_init(__global uchar *scratch, ulong ticket_offset, ulong status_offset,
+          ulong words) {
+  const ulong i = get_global_id(0);
+  if (i < words)
+    SCRATCH(ulong, scratch, status_offset)[i] = 0;
+  if (i == 0)
+    *SCRATCH(uint, scratch, ticket_offset) = 0;
+}
+
+/*
+ * Tile t's exclusive prefix of digit d (count: t's own): publish the
+ * count, walk back over predecessors adding aggregates until one has its
+ * prefix, publish t's. Work-item-private: each digit walks alone.
+ */
+ulong digit_look_back(volatile __global ulong *status, uint t, uint d,
+                      ulong count) {
+  if (t == 0)
+    return 0;
+  ulong run = 0;
+  for (long p = (long)t - 1; p >= 0;) {
+    const ulong word = status[(ulong)p * RADIX + d];
+    const ulong flag = word >> STATUS_FLAG_SHIFT;
+    if (flag == STATUS_EMPTY)
+      continue; /* not published yet: it is running (ticket order) */
+    run += word & STATUS_COUNT_MASK;
+    if (flag == STATUS_PREFIX)
+      break;
+    p--;
+  }
+  status[(ulong)t * RADIX + d] = (STATUS_PREFIX << STATUS_FLAG_SHIFT) |
+                                 (run + count);
+  return run;
+}
+
+/*
+ * sort_onesweep: the work-group owns the tile whose id it draws from the
+ * ticket (draw order, not get_group_id, so every predecessor it waits on
+ * is already running). Tile -> local memory -> stable rank by digit
+ * (tile_rank) -> digit bounds -> aggregates published -> look-back per
+ * digit, one work-item each -> scatter: each digit's keys of the tile land
+ * in one contiguous run at digit_start + prefix. Values start
+ * values_*_at elements into their buffers. Partials meet in the tile
+ * status words. Traffic: n keys (and values) read once and written once,
+ * plus RADIX words per tile.
+ */
+__kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
+sort_onesweep(__global const K *keys_in, __global K *keys_out,
+              __global const V *values_in, ulong values_in_at,
+              __global V *values_out, ulong values_out_at, ulong n,
+              uint shift, uint bits, K flip, __global uchar *scratch,
+              ulong ticket_offset, ulong status_offset,
+              ulong digit_start_offset) {
+  __local K keys[TILE];
+  __local ushort index[TILE];
+  __local ushort counters[RANK_RADIX * PRISM_WG];
+  __local ulong scan_buf[2 * PRISM_WG];
+  __local uint start[RADIX], end[RADIX];
+  __local ulong to[RADIX];
+  __local uint drawn;
+  const tile_refs tr = {keys, index, counters, scan_buf};
+  const uint lid = get_local_id(0);
+
+  if (lid == 0)
+    drawn = atomic_inc(SCRATCH(uint, scratch, ticket_offset));
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint t = drawn;
+  const ulong base = (ulong)t * TILE;
+  const uint count = (uint)min((ulong)TILE, n - base);
+
+  tile_load_keys(keys_in, base, count, tr);
+  tile_rank(tr, count, shift, bits, flip);
+  tile_digit_bounds(tr, count, shift, bits, flip, start, end);
+
+  volatile __global ulong *status =
+      SCRATCH(volatile ulong, scratch, status_offset);
+  const ulong own_flag = t == 0 ? STATUS_PREFIX : STATUS_AGGREGATE;
+  for (uint d = lid; d < RADIX; d += PRISM_WG)
+    status[(ulong)t * RADIX + d] =
+        (own_flag << STATUS_FLAG_SHIFT) | (end[d] - start[d]);
+  __global const ulong *digit_start =
+      SCRATCH(ulong, scratch, digit_start_offset);
+  for (uint d = lid; d < RADIX; d += PRISM_WG)
+    to[d] = digit_start[d] +
+            digit_look_back(status, t, d, end[d] - start[d]) - start[d];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  tile_scatter(tr, count, shift, bits, flip, to, keys_out,
+               values_in + values_in_at, values_out + values_out_at, base);
+}

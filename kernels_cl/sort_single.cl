@@ -1,0 +1,127 @@
+/*
+ * sort_single.cl: the whole sort by one work-group in one launch, for
+ * small n (a thousand keys cost one launch, not four per pass).
+ *
+ * Pass p reads src (keys_in, or the previous pass's output) and writes
+ * keys_out when passes - 1 - p is even, else alt: the host arranges that
+ * the first pass never writes what it reads (in-place sorts with an odd
+ * number of passes start from a copy in alt). Within the work-group the
+ * passes meet through global memory after a global barrier.
+ */
+
+/* The buffer pass p writes: the last pass lands in out. */
+#define PASS_DST(p, passes, out, alt) ((((passes)-1u - (p)) & 1u) ? (alt) : (out))
+
+#if PRISM_WG == 1
+/*
+ * One work-item (CPUs): a serial counting sort per pass, trivially stable.
+ * counts holds RADIX. Traffic per pass: n keys read twice, written once.
+ */
+void single_pass(__global const K *src, __global K *dst,
+                 __global const V *vsrc, __global V *vdst, ulong n,
+                 uint shift, uint bits, K flip, __local ulong *counts) {
+  for (uint d = 0; d < RADIX; d++)
+    counts[d] = 0;
+  for (ulong i = 0; i < n; i++)
+    counts[key_digit(src[i], shift, bits, flip)]++;
+  ulong sum = 0;
+  for (uint d = 0; d < RADIX; d++) {
+    const ulong c = counts[d];
+    counts[d] = sum;
+    sum += c;
+  }
+  for (ulong i = 0; i < n; i++) {
+    const K key = src[i];
+    const ulong pos = counts[key_digit(key, shift, bits, flip)]++;
+    dst[pos] = key;
+#if PRISM_VALUE_BYTES
+    vdst[pos] = vsrc[i];
+#endif
+  }
+}
+#else
+/*
+ * A work-group: a local histogram of the pass's digits (local atomics: the
+ * counts do not depend on order), their scan, then tile after tile in input
+ * order, each ranked stably in local memory and scattered from the running
+ * digit offsets. Traffic per pass: n keys read twice, written once.
+ */
+void single_pass(__global const K *src, __global K *dst,
+                 __global const V *vsrc, __global V *vdst, ulong n,
+                 uint shift, uint bits, K flip, __local ulong *to,
+                 tile_refs t, __local uint *start, __local uint *end) {
+  const uint lid = get_local_id(0);
+  __local uint *hist = start; /* free until the first tile */
+  for (uint d = lid; d < RADIX; d += PRISM_WG)
+    hist[d] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (ulong i = lid; i < n; i += PRISM_WG)
+    atomic_inc(&hist[key_digit(src[i], shift, bits, flip)]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    ulong sum = 0;
+    for (uint d = 0; d < RADIX; d++) {
+      to[d] = sum;
+      sum += hist[d];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (ulong base = 0; base < n; base += TILE) {
+    const uint count = (uint)min((ulong)TILE, n - base);
+    tile_load_keys(src, base, count, t);
+    tile_rank(t, count, shift, bits, flip);
+    tile_digit_bounds(t, count, shift, bits, flip, start, end);
+    for (uint d = lid; d < RADIX; d += PRISM_WG)
+      to[d] -= start[d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    tile_scatter(t, count, shift, bits, flip, to, dst, vsrc, vdst, base);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint d = lid; d < RADIX; d += PRISM_WG)
+      to[d] += end[d];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif
+
+/*
+ * sort_single_block: one work-group runs every pass over all n keys; it
+ * owns the whole output. Passes [begin_bit, end_bit) in steps of
+ * PRISM_RADIX_BITS. Values start values_*_at elements into their
+ * buffers (an alternate lives inside the scratch).
+ */
+__kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
+sort_single_block(__global const K *keys_in, __global K *keys_out,
+                  __global K *keys_alt, __global const V *values_in,
+                  ulong values_in_at, __global V *values_out,
+                  __global V *values_alt, ulong values_alt_at, ulong n,
+                  uint begin_bit, uint end_bit, K flip) {
+  __local ulong to[RADIX];
+#if PRISM_WG > 1
+  __local K keys[TILE];
+  __local ushort index[TILE];
+  __local ushort counters[RANK_RADIX * PRISM_WG];
+  __local ulong scan_buf[2 * PRISM_WG];
+  __local uint start[RADIX], end[RADIX];
+  const tile_refs t = {keys, index, counters, scan_buf};
+#endif
+  const uint passes = (end_bit - begin_bit + PRISM_RADIX_BITS - 1) /
+                      PRISM_RADIX_BITS;
+  __global const K *src = keys_in;
+  __global const V *vsrc = values_in + values_in_at;
+  values_alt += values_alt_at;
+  for (uint p = 0; p < passes; p++) {
+    const uint shift = begin_bit + p * PRISM_RADIX_BITS;
+    const uint bits = min((uint)PRISM_RADIX_BITS, end_bit - shift);
+    __global K *dst = PASS_DST(p, passes, keys_out, keys_alt);
+    __global V *vdst = PASS_DST(p, passes, values_out, values_alt);
+#if PRISM_WG == 1
+    single_pass(src, dst, vsrc, vdst, n, shift, bits, flip, to);
+#else
+    single_pass(src, dst, vsrc, vdst, n, shift, bits, flip, to, t, start,
+                end);
+#endif
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    src = dst;
+    vsrc = vdst;
+  }
+}
