@@ -1,7 +1,8 @@
 /*
  * From the run-time (type, op) of a call to a template instantiation: one
  * switch here, so each primitive writes its host driver once as a template
- * and calls dispatch_type_op with a generic lambda taking an OpTag.
+ * and calls dispatch_type_op with a generic lambda taking an OpTag (the
+ * radix sort: dispatch_sort, with a SortTag of key type and value size).
  */
 #ifndef PRISM_BACKEND_CUDA_DISPATCH_CUH
 #define PRISM_BACKEND_CUDA_DISPATCH_CUH
@@ -9,6 +10,7 @@
 #include "error.h"
 #include "prism.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 namespace prism_cuda {
@@ -52,6 +54,47 @@ prism_status dispatch_type_op(prism_context *ctx, prism_type type, prism_op op,
   }
   return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: unknown type %d",
                      (int)type);
+}
+
+/* Radix sort: the key type and the value size (0 for keys only, 4, 8). */
+template <prism_type KEY_TYPE, int VALUE_BYTES> struct SortTag {
+  static constexpr prism_type key_type = KEY_TYPE;
+  static constexpr int value_bytes = VALUE_BYTES;
+};
+
+template <prism_type KEY_TYPE, class F>
+prism_status dispatch_value_size(prism_context *ctx, size_t value_size, F &&f) {
+  switch (value_size) {
+  case 0:
+    return f(SortTag<KEY_TYPE, 0>{});
+  case 4:
+    return f(SortTag<KEY_TYPE, 4>{});
+  case 8:
+    return f(SortTag<KEY_TYPE, 8>{});
+  }
+  return prism__fail(ctx, PRISM_INTERNAL,
+                     "CUDA backend: unsupported value size %zu", value_size);
+}
+
+template <class F>
+prism_status dispatch_sort(prism_context *ctx, prism_type key_type,
+                           size_t value_size, F &&f) {
+  switch (key_type) {
+  case PRISM_I32:
+    return dispatch_value_size<PRISM_I32>(ctx, value_size, f);
+  case PRISM_U32:
+    return dispatch_value_size<PRISM_U32>(ctx, value_size, f);
+  case PRISM_F32:
+    return dispatch_value_size<PRISM_F32>(ctx, value_size, f);
+  case PRISM_I64:
+    return dispatch_value_size<PRISM_I64>(ctx, value_size, f);
+  case PRISM_U64:
+    return dispatch_value_size<PRISM_U64>(ctx, value_size, f);
+  case PRISM_F64:
+    return dispatch_value_size<PRISM_F64>(ctx, value_size, f);
+  }
+  return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: unknown type %d",
+                     (int)key_type);
 }
 
 } // namespace prism_cuda

@@ -149,6 +149,114 @@ template <class T> struct ScanPolicy {
 
 constexpr int SCAN_INIT_THREADS = 256;
 
+/* Radix sort tuning (Onesweep, radix_sort.cu), overridable at build time
+ * (-D) for sweeps. First guesses for the H200 (sm_90), not yet measured:
+ * CUB's onesweep tiles are 256 x 21 4-byte keys (fewer for 8-byte types)
+ * with the registers of 1-2 blocks per SM. Three 256 x 16 blocks per SM
+ * (80 registers) spill; two do not. "Wide" policies serve 8-byte keys or
+ * 8-byte values, whose tiles must fit the same registers and shared
+ * memory. */
+#ifndef PRISM_CUDA_RADIX_BITS
+#define PRISM_CUDA_RADIX_BITS 8
+#endif
+#ifndef PRISM_CUDA_SORT_THREADS_4
+#define PRISM_CUDA_SORT_THREADS_4 256
+#endif
+#ifndef PRISM_CUDA_SORT_ITEMS_4
+#define PRISM_CUDA_SORT_ITEMS_4 16
+#endif
+#ifndef PRISM_CUDA_SORT_MIN_BLOCKS_4
+#define PRISM_CUDA_SORT_MIN_BLOCKS_4 2
+#endif
+#ifndef PRISM_CUDA_SORT_THREADS_8
+#define PRISM_CUDA_SORT_THREADS_8 256
+#endif
+#ifndef PRISM_CUDA_SORT_ITEMS_8
+#define PRISM_CUDA_SORT_ITEMS_8 12
+#endif
+#ifndef PRISM_CUDA_SORT_MIN_BLOCKS_8
+#define PRISM_CUDA_SORT_MIN_BLOCKS_8 2
+#endif
+#ifndef PRISM_CUDA_SORT_LOOKBACK_NS
+#define PRISM_CUDA_SORT_LOOKBACK_NS 32
+#endif
+#ifndef PRISM_CUDA_SORT_PORTION_KEYS
+#define PRISM_CUDA_SORT_PORTION_KEYS (1u << 28)
+#endif
+#ifndef PRISM_CUDA_SORT_HIST_THREADS
+#define PRISM_CUDA_SORT_HIST_THREADS 256
+#endif
+#ifndef PRISM_CUDA_SORT_HIST_ITEMS
+#define PRISM_CUDA_SORT_HIST_ITEMS 16
+#endif
+#ifndef PRISM_CUDA_SORT_HIST_BLOCKS_PER_SM
+#define PRISM_CUDA_SORT_HIST_BLOCKS_PER_SM 4
+#endif
+#ifndef PRISM_CUDA_SORT_HIST_PARTS
+#define PRISM_CUDA_SORT_HIST_PARTS 2
+#endif
+#ifndef PRISM_CUDA_SORT_SINGLE_THREADS
+#define PRISM_CUDA_SORT_SINGLE_THREADS 512
+#endif
+#ifndef PRISM_CUDA_SORT_SINGLE_ITEMS_4
+#define PRISM_CUDA_SORT_SINGLE_ITEMS_4 16
+#endif
+#ifndef PRISM_CUDA_SORT_SINGLE_ITEMS_8
+#define PRISM_CUDA_SORT_SINGLE_ITEMS_8 8
+#endif
+
+/* Bits of a digit (one pass each), and the digits of a pass. 5..8 bits:
+ * a block has at least one thread per digit, and whole warps of digits. */
+constexpr int RADIX_BITS = PRISM_CUDA_RADIX_BITS;
+constexpr int RADIX_DIGITS = 1 << RADIX_BITS;
+static_assert(RADIX_BITS >= 5 && RADIX_BITS <= 8, "RADIX_BITS must be 5..8");
+
+/* sort_histogram: a grid-strided pass over the keys; each trip a thread
+ * loads HIST_ITEMS keys (coalesced) and counts the digits of every pass in
+ * one of HIST_PARTS shared histograms (chosen by warp, to spread atomics on
+ * runs of equal keys). */
+constexpr int SORT_HIST_THREADS = PRISM_CUDA_SORT_HIST_THREADS;
+constexpr int SORT_HIST_ITEMS = PRISM_CUDA_SORT_HIST_ITEMS;
+constexpr int SORT_HIST_BLOCKS_PER_SM = PRISM_CUDA_SORT_HIST_BLOCKS_PER_SM;
+constexpr int SORT_HIST_PARTS = PRISM_CUDA_SORT_HIST_PARTS;
+
+/* K: the key's bits (uint32_t or uint64_t); V: the value type, or a 1-byte
+ * placeholder for keys only. */
+template <class K, class V> struct SortPolicy {
+  static constexpr bool WIDE = sizeof(K) == 8 || sizeof(V) == 8;
+  // sort_onesweep: one tile of BLOCK_THREADS x ITEMS keys per block (each
+  // thread holds ITEMS keys, ITEMS ranks and, for pairs, ITEMS values in
+  // registers; the tile is staged once through shared memory).
+  static constexpr int BLOCK_THREADS =
+      WIDE ? PRISM_CUDA_SORT_THREADS_8 : PRISM_CUDA_SORT_THREADS_4;
+  static constexpr int ITEMS =
+      WIDE ? PRISM_CUDA_SORT_ITEMS_8 : PRISM_CUDA_SORT_ITEMS_4;
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS;
+  static constexpr int MIN_BLOCKS_PER_SM =
+      WIDE ? PRISM_CUDA_SORT_MIN_BLOCKS_8 : PRISM_CUDA_SORT_MIN_BLOCKS_4;
+  // Pause between polls of a predecessor's empty status word.
+  static constexpr unsigned LOOKBACK_NS = PRISM_CUDA_SORT_LOOKBACK_NS;
+  // Tiles of one sort_onesweep launch: a pass over more keys runs in
+  // portions, so the look-back status (8 bytes per tile and digit) stays
+  // bounded (~2^28 keys: 128 MiB at 4 K keys a tile).
+  static constexpr size_t PORTION_TILES =
+      PRISM_CUDA_SORT_PORTION_KEYS / TILE_ITEMS > 0
+          ? PRISM_CUDA_SORT_PORTION_KEYS / TILE_ITEMS
+          : 1;
+  // sort_single_block: inputs of up to SINGLE_MAX_KEYS keys are sorted by
+  // one block in shared memory, every pass in one launch.
+  static constexpr int SINGLE_THREADS = PRISM_CUDA_SORT_SINGLE_THREADS;
+  static constexpr int SINGLE_ITEMS =
+      WIDE ? PRISM_CUDA_SORT_SINGLE_ITEMS_8 : PRISM_CUDA_SORT_SINGLE_ITEMS_4;
+  static constexpr int SINGLE_MAX_KEYS = SINGLE_THREADS * SINGLE_ITEMS;
+
+  static_assert(BLOCK_THREADS >= RADIX_DIGITS && SINGLE_THREADS >= RADIX_DIGITS,
+                "a sort block needs a thread per digit");
+  static_assert(BLOCK_THREADS % WARP_THREADS == 0 &&
+                    SINGLE_THREADS % WARP_THREADS == 0,
+                "sort blocks are whole warps");
+};
+
 constexpr int FILL_BLOCK_THREADS = 256;
 
 } // namespace prism_cuda
