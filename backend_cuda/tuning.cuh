@@ -87,7 +87,7 @@ inline unsigned reduce_grid(int sm_count, int max_threads_per_sm, size_t n) {
 }
 
 /* Scan tuning for 4-byte and 8-byte types, overridable at build time (-D)
- * for sweeps (bench/tune-cuda-scan.sh). Measured on the H200 (sm_90) at
+ * for sweeps (bench/tune-cuda.sh). Measured on the H200 (sm_90) at
  * n = 2^24 and 2^28 against CUB in the same run: for 4-byte types 128
  * threads x 24 items with pauses of 1200/650 ns reach 0.98x CUB (256 x 16
  * reached 0.96x, without pauses 0.86x); for 8-byte types 256 x 8 with

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Sweep the CUDA scan's tuning constants on a GPU machine: one build per
-# variant (in parallel), then prism-bench scan against CUB in the same run.
-#   bench/tune-cuda-scan.sh "NAME:-DPRISM_CUDA_SCAN_THREADS=128 ..." ...
+# Sweep the CUDA backend's tuning constants on a GPU machine: one build per
+# variant (in parallel), then prism-bench against CUB in the same run.
+#   bench/tune-cuda.sh "NAME:-DPRISM_CUDA_SCAN_THREADS_4=128 ..." ...
+#   BENCH_ARGS="sort --type u32 --values 0,4 --n 2^28" bench/tune-cuda.sh ...
 # Each argument names a variant and the -D flags it adds (see
-# backend_cuda/tuning.cuh for the knobs). Output: one table per variant.
+# backend_cuda/tuning.cuh for the knobs: PRISM_CUDA_SCAN_*, PRISM_CUDA_SORT_*).
+# BENCH_ARGS picks what to time (default: the scan). Output: one table per
+# variant.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 arch=${ARCH:-90}
