@@ -6,9 +6,10 @@
  * Where: $PRISM_CACHE_DIR, else $XDG_CACHE_HOME/prism, else ~/.cache/prism;
  * an empty PRISM_CACHE_DIR disables the cache. Key: platform, device,
  * driver and device versions, library version, build options and the
- * SHA-256 of every prelude file and of the kernel file. Each entry is one file named
- * by a hash of the key and holding the key itself, so a hash collision or a
- * stale entry reads as a miss. Entries are written to a temporary file and
+ * SHA-256 of every prelude file (common.cl, ...) and of the kernel file.
+ * Each entry is one file named by a hash of the key and holding the key
+ * itself, so a hash collision or a stale entry reads as a miss. Entries
+ * are written to a temporary file and
  * renamed, so concurrent processes never see half a file; an entry the
  * driver rejects is deleted and rebuilt from source. Every failure here is
  * silent: the cache only ever saves time.
@@ -85,11 +86,12 @@ static int make_key(const prism__cl *cl, const prism__cl_source *source,
   platform_version[sizeof platform_version - 1] = '\0';
   device_string(cl->device, CL_DEVICE_VERSION, device_version,
                 sizeof device_version);
-  int n = snprintf(key, size,
-                   "platform=%s\nplatform_version=%s\ndevice=%s\n"
-                   "device_version=%s\ndriver=%s\nprism=%s\noptions=%s\n",
-                   cl->platform_name, platform_version, cl->device_name,
-                   device_version, cl->driver_version, prism_version(), options);
+  int n =
+      snprintf(key, size,
+               "platform=%s\nplatform_version=%s\ndevice=%s\n"
+               "device_version=%s\ndriver=%s\nprism=%s\noptions=%s\n",
+               cl->platform_name, platform_version, cl->device_name,
+               device_version, cl->driver_version, prism_version(), options);
   const prism__cl_source *parts[PRISM_CL_MAX_PRELUDE + 1];
   size_t count = prism__cl_prelude(source, parts);
   parts[count++] = source;

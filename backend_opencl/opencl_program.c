@@ -95,8 +95,7 @@ static prism_status build_from_source(prism_context *ctx, prism__cl *cl,
     if (!prelude[i])
       return prism__fail(ctx, PRISM_INTERNAL, "a prelude of %s is not embedded",
                          source->name);
-    snprintf(lines[i], sizeof lines[i], "\n#line 1 \"%s\"\n",
-             prelude[i]->name);
+    snprintf(lines[i], sizeof lines[i], "\n#line 1 \"%s\"\n", prelude[i]->name);
     texts[2 * i] = lines[i];
     sizes[2 * i] = strlen(lines[i]);
     texts[2 * i + 1] = prelude[i]->text;

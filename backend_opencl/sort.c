@@ -30,13 +30,13 @@ typedef struct sort_plan {
   unsigned passes;
   cl_mem keys_src, values_src; /* what the first pass reads */
   cl_ulong values_src_at;
-  cl_mem scratch;          /* keys' alternate at 0, then values' */
-  cl_ulong values_alt_at;  /* elements */
-  cl_ulong tables_offset;  /* the strategy's tables, bytes */
-  cl_uint flip4;           /* all ones for descending order */
+  cl_mem scratch;         /* keys' alternate at 0, then values' */
+  cl_ulong values_alt_at; /* elements */
+  cl_ulong tables_offset; /* the strategy's tables, bytes */
+  cl_uint flip4;          /* all ones for descending order */
   cl_ulong flip8;
-  prism__cl_arg flip;      /* flip4 or flip8, as wide as a key */
-  cl_mem none;             /* NULL: values of a keys-only sort */
+  prism__cl_arg flip; /* flip4 or flip8, as wide as a key */
+  cl_mem none;        /* NULL: values of a keys-only sort */
 } sort_plan;
 
 /* What pass p writes: the last pass writes the outputs. */
@@ -59,8 +59,7 @@ static cl_ulong pass_values_at(const sort_plan *s, unsigned p) {
 static void sort_options(char *buf, size_t size, const prism__sort_args *a,
                          size_t value_bytes, unsigned radix_bits, size_t wg,
                          unsigned items) {
-  static const char *const image[] = {"I32", "U32", "F32",
-                                      "I64", "U64", "F64"};
+  static const char *const image[] = {"I32", "U32", "F32", "I64", "U64", "F64"};
   prism__cl_options(
       buf, size, prism_type_size(a->key_type) == 4 ? PRISM_U32 : PRISM_U64,
       PRISM_SUM,
@@ -101,8 +100,8 @@ static prism_status plan_sort(prism_context *ctx, const prism__sort_args *a,
   s->flip4 = a->descending ? UINT32_MAX : 0;
   s->flip8 = a->descending ? UINT64_MAX : 0;
   s->flip.size = s->key_bytes;
-  s->flip.value = s->key_bytes == 4 ? (const void *)&s->flip4
-                                    : (const void *)&s->flip8;
+  s->flip.value =
+      s->key_bytes == 4 ? (const void *)&s->flip4 : (const void *)&s->flip8;
 
   const prism__backend *be = &prism__backend_opencl;
   if (s->passes % 2 && a->keys_in == a->keys_out) {
@@ -124,27 +123,26 @@ static void pass_digit(const sort_plan *s, unsigned radix_bits, unsigned p,
                        cl_uint *shift, cl_uint *bits) {
   *shift = s->args->begin_bit + p * radix_bits;
   *bits = s->args->end_bit - *shift < radix_bits ? s->args->end_bit - *shift
-                                                   : radix_bits;
+                                                 : radix_bits;
 }
 
 /* ---- sort_single_block ------------------------------------------------ */
 
-static prism_status sort_single(prism_context *ctx,
-                                const prism__sort_args *a) {
+static prism_status sort_single(prism_context *ctx, const prism__sort_args *a) {
   const prism__cl_policy *pol = &prism__cl_of(ctx)->policy;
   const size_t wg = pol->sort_wg;
-  const unsigned items = prism_type_size(a->key_type) == 4 ? pol->sort_items_4
-                                                           : pol->sort_items_8;
+  const unsigned items =
+      prism_type_size(a->key_type) == 4 ? pol->sort_items_4 : pol->sort_items_8;
   sort_plan s;
   prism_status st = plan_sort(ctx, a, 0, &s);
   if (st != PRISM_OK)
     return st;
   char options[320];
-  sort_options(options, sizeof options, a, a->value_size,
-               pol->sort_radix_bits, wg, items);
+  sort_options(options, sizeof options, a, a->value_size, pol->sort_radix_bits,
+               wg, items);
   cl_kernel k;
-  st = prism__cl_kernel(ctx, "sort_single.cl", options, "sort_single_block",
-                        &k);
+  st =
+      prism__cl_kernel(ctx, "sort_single.cl", options, "sort_single_block", &k);
   if (st != PRISM_OK)
     return st;
   cl_mem keys_out = (cl_mem)a->keys_out;
@@ -152,13 +150,18 @@ static prism_status sort_single(prism_context *ctx,
   cl_mem values_alt = a->value_size ? s.scratch : NULL;
   const cl_ulong n = a->n;
   const cl_uint begin_bit = a->begin_bit, end_bit = a->end_bit;
-  const prism__cl_arg args[] = {
-      PRISM__CL_ARG(s.keys_src),      PRISM__CL_ARG(keys_out),
-      PRISM__CL_ARG(s.scratch),       PRISM__CL_ARG(s.values_src),
-      PRISM__CL_ARG(s.values_src_at), PRISM__CL_ARG(values_out),
-      PRISM__CL_ARG(values_alt),      PRISM__CL_ARG(s.values_alt_at),
-      PRISM__CL_ARG(n),               PRISM__CL_ARG(begin_bit),
-      PRISM__CL_ARG(end_bit),         s.flip};
+  const prism__cl_arg args[] = {PRISM__CL_ARG(s.keys_src),
+                                PRISM__CL_ARG(keys_out),
+                                PRISM__CL_ARG(s.scratch),
+                                PRISM__CL_ARG(s.values_src),
+                                PRISM__CL_ARG(s.values_src_at),
+                                PRISM__CL_ARG(values_out),
+                                PRISM__CL_ARG(values_alt),
+                                PRISM__CL_ARG(s.values_alt_at),
+                                PRISM__CL_ARG(n),
+                                PRISM__CL_ARG(begin_bit),
+                                PRISM__CL_ARG(end_bit),
+                                s.flip};
   return prism__cl_launch(ctx, k, "sort_single_block", args, 12, wg, wg);
 }
 
@@ -191,8 +194,8 @@ static prism_status sort_classic(prism_context *ctx,
   if (st != PRISM_OK)
     return st;
   char options[320];
-  sort_options(options, sizeof options, a, a->value_size,
-               pol->sort_radix_bits, wg, 1);
+  sort_options(options, sizeof options, a, a->value_size, pol->sort_radix_bits,
+               wg, 1);
   cl_kernel count, offsets, scatter;
   if ((st = prism__cl_kernel(ctx, "sort_classic.cl", options, "sort_count",
                              &count)) != PRISM_OK ||
@@ -211,25 +214,30 @@ static prism_status sort_classic(prism_context *ctx,
     cl_mem keys_dst = pass_keys(&s, p), values_dst = pass_values(&s, p);
     cl_ulong values_dst_at = pass_values_at(&s, p);
     const prism__cl_arg count_args[] = {
-        PRISM__CL_ARG(keys_src), PRISM__CL_ARG(n),
+        PRISM__CL_ARG(keys_src),  PRISM__CL_ARG(n),
         PRISM__CL_ARG(chunk_arg), PRISM__CL_ARG(shift),
-        PRISM__CL_ARG(bits),     s.flip,
+        PRISM__CL_ARG(bits),      s.flip,
         PRISM__CL_ARG(s.scratch), PRISM__CL_ARG(s.tables_offset)};
     const prism__cl_arg offsets_args[] = {PRISM__CL_ARG(s.scratch),
                                           PRISM__CL_ARG(s.tables_offset),
                                           PRISM__CL_ARG(columns)};
-    const prism__cl_arg scatter_args[] = {
-        PRISM__CL_ARG(keys_src),      PRISM__CL_ARG(keys_dst),
-        PRISM__CL_ARG(values_src),    PRISM__CL_ARG(values_src_at),
-        PRISM__CL_ARG(values_dst),    PRISM__CL_ARG(values_dst_at),
-        PRISM__CL_ARG(n),             PRISM__CL_ARG(chunk_arg),
-        PRISM__CL_ARG(shift),         PRISM__CL_ARG(bits),
-        s.flip,                       PRISM__CL_ARG(s.scratch),
-        PRISM__CL_ARG(s.tables_offset)};
+    const prism__cl_arg scatter_args[] = {PRISM__CL_ARG(keys_src),
+                                          PRISM__CL_ARG(keys_dst),
+                                          PRISM__CL_ARG(values_src),
+                                          PRISM__CL_ARG(values_src_at),
+                                          PRISM__CL_ARG(values_dst),
+                                          PRISM__CL_ARG(values_dst_at),
+                                          PRISM__CL_ARG(n),
+                                          PRISM__CL_ARG(chunk_arg),
+                                          PRISM__CL_ARG(shift),
+                                          PRISM__CL_ARG(bits),
+                                          s.flip,
+                                          PRISM__CL_ARG(s.scratch),
+                                          PRISM__CL_ARG(s.tables_offset)};
     st = prism__cl_launch(ctx, count, "sort_count", count_args, 8, global, wg);
     if (st == PRISM_OK)
-      st = prism__cl_launch(ctx, offsets, "sort_chunk_offsets", offsets_args,
-                            3, wg, wg);
+      st = prism__cl_launch(ctx, offsets, "sort_chunk_offsets", offsets_args, 3,
+                            wg, wg);
     if (st == PRISM_OK)
       st = prism__cl_launch(ctx, scatter, "sort_scatter", scatter_args, 13,
                             global, wg);
@@ -248,20 +256,22 @@ static prism_status sort_onesweep(prism_context *ctx,
   const prism__cl_policy *pol = &cl->policy;
   const size_t wg = pol->sort_wg;
   const size_t radix = (size_t)1 << pol->sort_radix_bits;
-  const unsigned items = prism_type_size(a->key_type) == 4 ? pol->sort_items_4
-                                                           : pol->sort_items_8;
+  const unsigned items =
+      prism_type_size(a->key_type) == 4 ? pol->sort_items_4 : pol->sort_items_8;
   const size_t tile = wg * items;
   const size_t tiles = (a->n + tile - 1) / tile;
   if (tiles > UINT32_MAX)
     return prism__fail(ctx, PRISM_UNSUPPORTED,
                        "prism_sort: n = %zu needs more than 2^32 tiles of %zu",
                        a->n, tile);
-  const unsigned passes = (a->end_bit - a->begin_bit + pol->sort_radix_bits -
-                           1) / pol->sort_radix_bits;
+  const unsigned passes =
+      (a->end_bit - a->begin_bit + pol->sort_radix_bits - 1) /
+      pol->sort_radix_bits;
 
   /* Histogram groups: a few per compute unit, each range a whole number
    * of work-group strides and below 2^31 keys (32-bit local counts). */
-  size_t groups = (size_t)pol->sort_hist_groups_per_cu * cl->facts.compute_units;
+  size_t groups =
+      (size_t)pol->sort_hist_groups_per_cu * cl->facts.compute_units;
   if (groups > (a->n + wg - 1) / wg)
     groups = (a->n + wg - 1) / wg;
   if (groups < (a->n >> 31) + 1)
@@ -283,8 +293,8 @@ static prism_status sort_onesweep(prism_context *ctx,
     return st;
 
   char options[320], upsweep_options[320];
-  sort_options(options, sizeof options, a, a->value_size,
-               pol->sort_radix_bits, wg, items);
+  sort_options(options, sizeof options, a, a->value_size, pol->sort_radix_bits,
+               wg, items);
   sort_options(upsweep_options, sizeof upsweep_options, a, 0,
                pol->sort_radix_bits, wg, 1);
   cl_kernel histogram, offsets, init, onesweep;
@@ -294,24 +304,26 @@ static prism_status sort_onesweep(prism_context *ctx,
                              "sort_offsets", &offsets)) != PRISM_OK ||
       (st = prism__cl_kernel(ctx, "sort_onesweep.cl", options, "sort_init",
                              &init)) != PRISM_OK ||
-      (st = prism__cl_kernel(ctx, "sort_onesweep.cl", options,
-                             "sort_onesweep", &onesweep)) != PRISM_OK)
+      (st = prism__cl_kernel(ctx, "sort_onesweep.cl", options, "sort_onesweep",
+                             &onesweep)) != PRISM_OK)
     return st;
 
   const cl_ulong n = a->n, range_arg = range;
   const cl_ulong ticket_off = s.tables_offset,
                  partials_off = s.tables_offset + partials_at,
                  starts_off = s.tables_offset + starts_at,
-                 status_off = s.tables_offset + status_at,
-                 words = status_words;
+                 status_off = s.tables_offset + status_at, words = status_words;
   const cl_uint begin_bit = a->begin_bit, end_bit = a->end_bit,
                 passes_arg = passes, groups_arg = (cl_uint)groups;
-  const prism__cl_arg histogram_args[] = {
-      PRISM__CL_ARG(s.keys_src),  PRISM__CL_ARG(n),
-      PRISM__CL_ARG(range_arg),   PRISM__CL_ARG(begin_bit),
-      PRISM__CL_ARG(passes_arg),  PRISM__CL_ARG(end_bit),
-      s.flip,                     PRISM__CL_ARG(s.scratch),
-      PRISM__CL_ARG(partials_off)};
+  const prism__cl_arg histogram_args[] = {PRISM__CL_ARG(s.keys_src),
+                                          PRISM__CL_ARG(n),
+                                          PRISM__CL_ARG(range_arg),
+                                          PRISM__CL_ARG(begin_bit),
+                                          PRISM__CL_ARG(passes_arg),
+                                          PRISM__CL_ARG(end_bit),
+                                          s.flip,
+                                          PRISM__CL_ARG(s.scratch),
+                                          PRISM__CL_ARG(partials_off)};
   const prism__cl_arg offsets_args[] = {
       PRISM__CL_ARG(s.scratch), PRISM__CL_ARG(partials_off),
       PRISM__CL_ARG(groups_arg), PRISM__CL_ARG(starts_off)};
@@ -333,13 +345,13 @@ static prism_status sort_onesweep(prism_context *ctx,
     cl_ulong values_dst_at = pass_values_at(&s, p);
     const cl_ulong pass_starts = starts_off + (cl_ulong)p * radix * 8;
     const prism__cl_arg onesweep_args[] = {
-        PRISM__CL_ARG(keys_src),      PRISM__CL_ARG(keys_dst),
-        PRISM__CL_ARG(values_src),    PRISM__CL_ARG(values_src_at),
-        PRISM__CL_ARG(values_dst),    PRISM__CL_ARG(values_dst_at),
-        PRISM__CL_ARG(n),             PRISM__CL_ARG(shift),
-        PRISM__CL_ARG(bits),          s.flip,
-        PRISM__CL_ARG(s.scratch),     PRISM__CL_ARG(ticket_off),
-        PRISM__CL_ARG(status_off),    PRISM__CL_ARG(pass_starts)};
+        PRISM__CL_ARG(keys_src),   PRISM__CL_ARG(keys_dst),
+        PRISM__CL_ARG(values_src), PRISM__CL_ARG(values_src_at),
+        PRISM__CL_ARG(values_dst), PRISM__CL_ARG(values_dst_at),
+        PRISM__CL_ARG(n),          PRISM__CL_ARG(shift),
+        PRISM__CL_ARG(bits),       s.flip,
+        PRISM__CL_ARG(s.scratch),  PRISM__CL_ARG(ticket_off),
+        PRISM__CL_ARG(status_off), PRISM__CL_ARG(pass_starts)};
     st = prism__cl_launch(ctx, init, "sort_init", init_args, 4,
                           (status_words + wg - 1) / wg * wg, wg);
     if (st == PRISM_OK)

@@ -125,8 +125,9 @@ static unsigned fit_sort_items(unsigned want, const prism__cl_policy *p,
   size_t fixed = 16 * (size_t)p->sort_wg * 2 + 2 * (size_t)p->sort_wg * 8 +
                  radix * (4 + 4 + 8) + 16;
   unsigned items = want;
-  while (items > 1 && (fixed + (size_t)p->sort_wg * items * (key + 2) > budget ||
-                       (size_t)p->sort_wg * items > 65536))
+  while (items > 1 &&
+         (fixed + (size_t)p->sort_wg * items * (key + 2) > budget ||
+          (size_t)p->sort_wg * items > 65536))
     items -= items > 2 ? 2 : 1;
   return items;
 }

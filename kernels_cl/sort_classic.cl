@@ -27,8 +27,8 @@ void chunk_range(ulong n, ulong chunk, ulong *first, ulong *end) {
  * counts written.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-sort_count(__global const K *keys, ulong n, ulong chunk, uint shift,
-           uint bits, K flip, __global uchar *scratch, ulong table_offset) {
+sort_count(__global const K *keys, ulong n, ulong chunk, uint shift, uint bits,
+           K flip, __global uchar *scratch, ulong table_offset) {
   ulong first, end;
   chunk_range(n, chunk, &first, &end);
   uint counts[RADIX];
@@ -58,15 +58,15 @@ sort_chunk_offsets(__global uchar *scratch, ulong table_offset, ulong count) {
  * running offsets and writes its chunk's keys (and values) in input order:
  * stable, as each digit's positions rise with chunk and input order.
  * Writes to RADIX streams per chunk. Values start values_*_at elements
- * into their buffers (an alternate lives inside the scratch). Traffic: n keys (and values) read
- * and written.
+ * into their buffers (an alternate lives inside the scratch). Traffic: n keys
+ * (and values) read and written.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 sort_scatter(__global const K *keys_in, __global K *keys_out,
              __global const V *values_in, ulong values_in_at,
-             __global V *values_out, ulong values_out_at, ulong n,
-             ulong chunk, uint shift, uint bits, K flip,
-             __global uchar *scratch, ulong table_offset) {
+             __global V *values_out, ulong values_out_at, ulong n, ulong chunk,
+             uint shift, uint bits, K flip, __global uchar *scratch,
+             ulong table_offset) {
   values_in += values_in_at;
   values_out += values_out_at;
   ulong first, end;

@@ -117,8 +117,7 @@ typedef struct tile_refs {
 
 /* Keys [base, base + count) of in into the tile, striped so the global
  * reads coalesce. Ends with a barrier. */
-void tile_load_keys(__global const K *in, ulong base, uint count,
-                    tile_refs t) {
+void tile_load_keys(__global const K *in, ulong base, uint count, tile_refs t) {
   const uint lid = get_local_id(0);
   for (uint k = 0; k < PRISM_ITEMS; k++) {
     const uint j = k * PRISM_WG + lid;
@@ -129,8 +128,7 @@ void tile_load_keys(__global const K *in, ulong base, uint count,
 }
 
 /* The digit of the tile's entry (key, source index). */
-uint tile_digit(K key, uint index, uint count, uint shift, uint bits,
-                K flip) {
+uint tile_digit(K key, uint index, uint count, uint shift, uint bits, K flip) {
   return index < count ? key_digit(key, shift, bits, flip) : RADIX - 1;
 }
 
@@ -178,10 +176,10 @@ void tile_rank(tile_refs t, uint count, uint shift, uint bits, K flip) {
     for (uint k = 0; k < PRISM_ITEMS; k++) {
       key[k] = t.keys[own + k];
       index[k] = t.index[own + k];
-      digit[k] = (uchar)((tile_digit(key[k], index[k], count, shift, bits,
-                                     flip) >>
-                          (round * RANK_BITS)) &
-                         (RANK_RADIX - 1));
+      digit[k] =
+          (uchar)((tile_digit(key[k], index[k], count, shift, bits, flip) >>
+                   (round * RANK_BITS)) &
+                  (RANK_RADIX - 1));
       rank[k] = t.counters[digit[k] * PRISM_WG + lid]++;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -201,8 +199,8 @@ void tile_rank(tile_refs t, uint count, uint shift, uint bits, K flip) {
  * the tile lacks. Neighbours differ exactly at digit boundaries. Ends with
  * a barrier.
  */
-void tile_digit_bounds(tile_refs t, uint count, uint shift, uint bits,
-                       K flip, __local uint *start, __local uint *end) {
+void tile_digit_bounds(tile_refs t, uint count, uint shift, uint bits, K flip,
+                       __local uint *start, __local uint *end) {
   const uint lid = get_local_id(0);
   for (uint d = lid; d < RADIX; d += PRISM_WG)
     start[d] = end[d] = 0;

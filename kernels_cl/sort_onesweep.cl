@@ -52,8 +52,8 @@ ulong digit_look_back(volatile __global ulong *status, uint t, uint d,
       break;
     p--;
   }
-  status[(ulong)t * RADIX + d] = (STATUS_PREFIX << STATUS_FLAG_SHIFT) |
-                                 (run + count);
+  status[(ulong)t * RADIX + d] =
+      (STATUS_PREFIX << STATUS_FLAG_SHIFT) | (run + count);
   return run;
 }
 
@@ -71,10 +71,9 @@ ulong digit_look_back(volatile __global ulong *status, uint t, uint d,
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 sort_onesweep(__global const K *keys_in, __global K *keys_out,
               __global const V *values_in, ulong values_in_at,
-              __global V *values_out, ulong values_out_at, ulong n,
-              uint shift, uint bits, K flip, __global uchar *scratch,
-              ulong ticket_offset, ulong status_offset,
-              ulong digit_start_offset) {
+              __global V *values_out, ulong values_out_at, ulong n, uint shift,
+              uint bits, K flip, __global uchar *scratch, ulong ticket_offset,
+              ulong status_offset, ulong digit_start_offset) {
   __local K keys[TILE];
   __local ushort index[TILE];
   __local ushort counters[RANK_RADIX * PRISM_WG];
@@ -105,8 +104,8 @@ sort_onesweep(__global const K *keys_in, __global K *keys_out,
   __global const ulong *digit_start =
       SCRATCH(ulong, scratch, digit_start_offset);
   for (uint d = lid; d < RADIX; d += PRISM_WG)
-    to[d] = digit_start[d] +
-            digit_look_back(status, t, d, end[d] - start[d]) - start[d];
+    to[d] = digit_start[d] + digit_look_back(status, t, d, end[d] - start[d]) -
+            start[d];
   barrier(CLK_LOCAL_MEM_FENCE);
   tile_scatter(tr, count, shift, bits, flip, to, keys_out,
                values_in + values_in_at, values_out + values_out_at, base);

@@ -10,16 +10,17 @@
  */
 
 /* The buffer pass p writes: the last pass lands in out. */
-#define PASS_DST(p, passes, out, alt) ((((passes)-1u - (p)) & 1u) ? (alt) : (out))
+#define PASS_DST(p, passes, out, alt)                                          \
+  ((((passes)-1u - (p)) & 1u) ? (alt) : (out))
 
 #if PRISM_WG == 1
 /*
  * One work-item (CPUs): a serial counting sort per pass, trivially stable.
  * counts holds RADIX. Traffic per pass: n keys read twice, written once.
  */
-void single_pass(__global const K *src, __global K *dst,
-                 __global const V *vsrc, __global V *vdst, ulong n,
-                 uint shift, uint bits, K flip, __local ulong *counts) {
+void single_pass(__global const K *src, __global K *dst, __global const V *vsrc,
+                 __global V *vdst, ulong n, uint shift, uint bits, K flip,
+                 __local ulong *counts) {
   for (uint d = 0; d < RADIX; d++)
     counts[d] = 0;
   for (ulong i = 0; i < n; i++)
@@ -46,10 +47,10 @@ void single_pass(__global const K *src, __global K *dst,
  * order, each ranked stably in local memory and scattered from the running
  * digit offsets. Traffic per pass: n keys read twice, written once.
  */
-void single_pass(__global const K *src, __global K *dst,
-                 __global const V *vsrc, __global V *vdst, ulong n,
-                 uint shift, uint bits, K flip, __local ulong *to,
-                 tile_refs t, __local uint *start, __local uint *end) {
+void single_pass(__global const K *src, __global K *dst, __global const V *vsrc,
+                 __global V *vdst, ulong n, uint shift, uint bits, K flip,
+                 __local ulong *to, tile_refs t, __local uint *start,
+                 __local uint *end) {
   const uint lid = get_local_id(0);
   __local uint *hist = start; /* free until the first tile */
   for (uint d = lid; d < RADIX; d += PRISM_WG)
@@ -104,8 +105,8 @@ sort_single_block(__global const K *keys_in, __global K *keys_out,
   __local uint start[RADIX], end[RADIX];
   const tile_refs t = {keys, index, counters, scan_buf};
 #endif
-  const uint passes = (end_bit - begin_bit + PRISM_RADIX_BITS - 1) /
-                      PRISM_RADIX_BITS;
+  const uint passes =
+      (end_bit - begin_bit + PRISM_RADIX_BITS - 1) / PRISM_RADIX_BITS;
   __global const K *src = keys_in;
   __global const V *vsrc = values_in + values_in_at;
   values_alt += values_alt_at;
@@ -117,8 +118,7 @@ sort_single_block(__global const K *keys_in, __global K *keys_out,
 #if PRISM_WG == 1
     single_pass(src, dst, vsrc, vdst, n, shift, bits, flip, to);
 #else
-    single_pass(src, dst, vsrc, vdst, n, shift, bits, flip, to, t, start,
-                end);
+    single_pass(src, dst, vsrc, vdst, n, shift, bits, flip, to, t, start, end);
 #endif
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     src = dst;
