@@ -6,21 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-prism_status prism__cl_fail(prism_context *ctx, cl_int err, const char *fmt,
-                            ...) {
-  char what[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
-  va_end(ap);
-  prism_status status =
-      err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
-          ? PRISM_OUT_OF_MEMORY
-          : PRISM_BACKEND_ERROR;
-  return prism__fail_native(ctx, status, err, "%s: %s (%d)", what,
-                            prism__cl_error_name(err), (int)err);
-}
-
 static void release_cl(prism__cl *cl) {
   prism__cl_programs_release(cl);
   if (cl->queue)

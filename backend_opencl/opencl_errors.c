@@ -1,5 +1,8 @@
-/* OpenCL error codes by name, for messages. */
+/* OpenCL error codes by name, and failures reported with them. */
 #include "opencl_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 
 #define CL_ERROR_LIST(XX)                                                      \
   XX(CL_SUCCESS)                                                               \
@@ -77,4 +80,19 @@ const char *prism__cl_error_name(cl_int err) {
   default:
     return "unknown OpenCL error";
   }
+}
+
+prism_status prism__cl_fail(prism_context *ctx, cl_int err, const char *fmt,
+                            ...) {
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  prism_status status =
+      err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
+          ? PRISM_OUT_OF_MEMORY
+          : PRISM_BACKEND_ERROR;
+  return prism__fail_native(ctx, status, err, "%s: %s (%d)", what,
+                            prism__cl_error_name(err), (int)err);
 }

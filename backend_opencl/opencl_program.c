@@ -10,13 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const prism__cl_source *prism__cl_find_source(const char *name) {
-  for (size_t i = 0; i < prism__cl_source_count; i++)
-    if (strcmp(prism__cl_sources[i].name, name) == 0)
-      return &prism__cl_sources[i];
-  return NULL;
-}
-
 void prism__cl_options(char *buf, size_t size, prism_type type, prism_op op,
                        const char *fmt, ...) {
   static const char *const kernel_type[] = {"I32", "U32", "F32",
@@ -61,23 +54,6 @@ static void keep_build_log(prism_context *ctx, prism__cl *cl,
   }
   prism__set_build_log(ctx, log ? log : "(no build log)");
   free(log);
-}
-
-/* Sources built ahead of every kernel file, and ahead of the sort files
- * ("sort_*.cl") besides: key_order.h is the host's key image, kept valid
- * OpenCL C so both sides share one definition. */
-static const char *const prelude_all[] = {"common.cl", "key_order.h"};
-static const char *const prelude_sort[] = {"sort_keys.cl"};
-
-size_t prism__cl_prelude(const prism__cl_source *source,
-                         const prism__cl_source **out) {
-  size_t count = 0;
-  for (size_t i = 0; i < sizeof prelude_all / sizeof *prelude_all; i++)
-    out[count++] = prism__cl_find_source(prelude_all[i]);
-  if (strncmp(source->name, "sort_", 5) == 0)
-    for (size_t i = 0; i < sizeof prelude_sort / sizeof *prelude_sort; i++)
-      out[count++] = prism__cl_find_source(prelude_sort[i]);
-  return count;
 }
 
 /* Build the prelude + source from text. #line directives make the build

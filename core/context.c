@@ -105,6 +105,7 @@ prism_status prism_context_create(const prism_context_options *options,
   *out = NULL;
   prism_context_options env;
   if (!options) {
+    prism_context_options_init(&env);
     prism_status st = prism__options_from_env(&env);
     if (st != PRISM_OK)
       return st;

@@ -44,7 +44,6 @@ static prism_status parse_device(const char *value, int *out) {
 }
 
 prism_status prism__options_from_env(prism_context_options *options) {
-  prism_context_options_init(options);
   const char *backend = getenv("PRISM_BACKEND");
   const char *device = getenv("PRISM_DEVICE");
   const char *platform = getenv("PRISM_OPENCL_PLATFORM");

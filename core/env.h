@@ -4,8 +4,9 @@
 #include "prism.h"
 
 /**
- * Read PRISM_BACKEND, PRISM_DEVICE and PRISM_OPENCL_PLATFORM into options.
- * Unset or empty variables keep their defaults. A bad value returns
+ * Read PRISM_BACKEND, PRISM_DEVICE and PRISM_OPENCL_PLATFORM into options,
+ * which hold the defaults (prism_context_options_init). Unset or empty
+ * variables leave them as they are. A bad value returns
  * PRISM_INVALID_ENVIRONMENT with a thread-local message listing the valid
  * values. options->opencl_platform points into the environment.
  */
