@@ -1,7 +1,7 @@
 /*
  * The CUDA backend's vtable: probing, contexts, finish, and the shared error
  * helpers. Memory entry points live in memory.cu, primitives in reduce.cu,
- * scan.cu and radix_sort.cu.
+ * scan.cu, radix_sort.cu and move.cu.
  *
  * The CUDA runtime is linked statically, so this file must behave on a
  * machine with no driver at all: every runtime call that can meet a missing
@@ -222,4 +222,5 @@ extern "C" const prism__backend prism__backend_cuda = {
     prism__cuda_reduce,
     prism__cuda_scan,
     prism__cuda_sort,
+    prism__cuda_move,
 };

@@ -55,7 +55,7 @@ prism_status prism__cuda_enter(prism_context *ctx, prism__cuda_ctx **out);
 prism_status prism__cuda_check_launch(prism_context *ctx, const char *kernel);
 
 /* Vtable members defined outside cuda_backend.cu (memory.cu, reduce.cu,
- * scan.cu, radix_sort.cu); see core/backend.h for their contracts. */
+ * scan.cu, radix_sort.cu, move.cu); see core/backend.h for their contracts. */
 prism_status prism__cuda_mem_alloc(prism_context *ctx, size_t bytes,
                                    void **native);
 void prism__cuda_mem_free(prism_context *ctx, void *native);
@@ -73,6 +73,8 @@ prism_status prism__cuda_reduce(prism_context *ctx,
                                 const prism__reduce_args *args);
 prism_status prism__cuda_scan(prism_context *ctx, const prism__scan_args *args);
 prism_status prism__cuda_sort(prism_context *ctx, const prism__sort_args *args);
+prism_status prism__cuda_move(prism_context *ctx,
+                              const prism__move_args *args);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,8 @@
  * From the run-time (type, op) of a call to a template instantiation: one
  * switch here, so each primitive writes its host driver once as a template
  * and calls dispatch_type_op with a generic lambda taking an OpTag (the
- * radix sort: dispatch_sort, with a SortTag of key type and value size).
+ * radix sort: dispatch_sort, with a SortTag of key type and value size;
+ * gather/scatter: dispatch_move, with a MoveTag of element and index type).
  */
 #ifndef PRISM_BACKEND_CUDA_DISPATCH_CUH
 #define PRISM_BACKEND_CUDA_DISPATCH_CUH
@@ -95,6 +96,46 @@ prism_status dispatch_sort(prism_context *ctx, prism_type key_type,
   }
   return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: unknown type %d",
                      (int)key_type);
+}
+
+/* Gather/scatter: the element's raw bits (uint32_t or uint64_t, from the
+ * element size) and the index type. */
+template <class E, class I> struct MoveTag {
+  using element = E;
+  using index = I;
+};
+
+template <class E, class F>
+prism_status dispatch_index(prism_context *ctx, prism_type index_type, F &&f) {
+  switch (index_type) {
+  case PRISM_U32:
+    return f(MoveTag<E, uint32_t>{});
+  case PRISM_I32:
+    return f(MoveTag<E, int32_t>{});
+  case PRISM_U64:
+    return f(MoveTag<E, uint64_t>{});
+  case PRISM_I64:
+    return f(MoveTag<E, int64_t>{});
+  default:
+    break;
+  }
+  return prism__fail(ctx, PRISM_INTERNAL,
+                     "CUDA backend: unsupported index type %d",
+                     (int)index_type);
+}
+
+template <class F>
+prism_status dispatch_move(prism_context *ctx, size_t element_size,
+                           prism_type index_type, F &&f) {
+  switch (element_size) {
+  case 4:
+    return dispatch_index<uint32_t>(ctx, index_type, f);
+  case 8:
+    return dispatch_index<uint64_t>(ctx, index_type, f);
+  }
+  return prism__fail(ctx, PRISM_INTERNAL,
+                     "CUDA backend: unsupported element size %zu",
+                     element_size);
 }
 
 } // namespace prism_cuda

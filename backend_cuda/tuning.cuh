@@ -259,6 +259,18 @@ template <class K, class V> struct SortPolicy {
 
 constexpr int FILL_BLOCK_THREADS = 256;
 
+/* Gather/scatter (move.cu): one element per thread, no loop; bandwidth- and
+ * latency-bound (random reads or writes), so plain 256-thread blocks and as
+ * many as the element count needs. A launch covers at most
+ * MOVE_CHUNK_ELEMENTS elements (2^31 / 256 = 2^23 blocks, well under the
+ * 2^31 - 1 limit of gridDim.x); larger n loops launches over chunks. */
+constexpr int MOVE_BLOCK_THREADS = 256;
+constexpr size_t MOVE_CHUNK_ELEMENTS = size_t(1) << 31;
+static_assert(MOVE_BLOCK_THREADS % WARP_THREADS == 0,
+              "move blocks are whole warps (the first_bad ballot)");
+static_assert(MOVE_CHUNK_ELEMENTS % MOVE_BLOCK_THREADS == 0,
+              "move chunks are whole blocks");
+
 } // namespace prism_cuda
 
 #endif /* PRISM_BACKEND_CUDA_TUNING_CUH */

@@ -230,4 +230,5 @@ const prism__backend prism__backend_opencl = {
     .reduce = prism__cl_reduce,
     .scan = prism__cl_scan,
     .sort = prism__cl_sort,
+    .move = prism__cl_move,
 };

@@ -14,6 +14,8 @@
  * Sort: Onesweep over tiles of 256 x 15 4-byte keys (256 x 7 8-byte ones),
  * ranked in local memory (~36 KiB with the counters); the histogram with 4
  * work-groups per SM; up to 8192 keys in one work-group.
+ * Gather/scatter: one element per work-item, groups of 256, so index
+ * reads and the contiguous side coalesce.
  */
 static const prism__cl_policy gpu_policy = {
     .name = "gpu",
@@ -42,6 +44,8 @@ static const prism__cl_policy gpu_policy = {
     .sort_chunk_wg = 64,
     .sort_chunks_per_cu = 64,
     .sort_chunk_min = 4096,
+    .move_wg = 256,
+    .move_launch = (size_t)1 << 30,
 };
 
 /*
@@ -56,7 +60,9 @@ static const prism__cl_policy gpu_policy = {
  * promise about which work-groups run at the same time. Sort: the classic
  * count / scan / scatter passes, one contiguous chunk per work-item, four
  * per core; up to 32768 keys, one work-item sorts them all (serial
- * counting sorts, one launch).
+ * counting sorts, one launch). Gather/scatter: one element per work-item
+ * in groups of 64, which PoCL runs as vector loops over the work-items
+ * (the indexed side is a gather or scatter either way).
  */
 static const prism__cl_policy cpu_policy = {
     .name = "cpu",
@@ -85,6 +91,8 @@ static const prism__cl_policy cpu_policy = {
     .sort_chunk_wg = 1,
     .sort_chunks_per_cu = 4,
     .sort_chunk_min = 65536,
+    .move_wg = 64,
+    .move_launch = (size_t)1 << 30,
 };
 
 /* Room kept free in local memory for what the compiler adds. */
@@ -150,6 +158,7 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
   out->chunk_wg = fit_wg(out->chunk_wg, facts->max_wg);
   out->sort_wg = fit_wg(out->sort_wg, facts->max_wg);
   out->sort_chunk_wg = fit_wg(out->sort_chunk_wg, facts->max_wg);
+  out->move_wg = fit_wg(out->move_wg, facts->max_wg);
   if (out->scan_lb_window > out->scan_wg)
     out->scan_lb_window = out->scan_wg;
   if (facts->local_mem) {

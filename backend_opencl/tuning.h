@@ -65,6 +65,11 @@ typedef struct prism__cl_policy {
   unsigned sort_chunk_wg;      /* work-items per work-group */
   unsigned sort_chunks_per_cu; /* chunks (work-items) per compute unit */
   size_t sort_chunk_min;       /* keys a chunk is worth */
+
+  /* gather / scatter (move_elements, move_first_bad) */
+  unsigned move_wg;   /* work-items per work-group, one element each */
+  size_t move_launch; /* positions per launch at most: a multiple of
+                         move_wg, at most 2^32 (32-bit first-bad slots) */
 } prism__cl_policy;
 
 /** The policy for a device: the kind's constants fitted to its limits.

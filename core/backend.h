@@ -71,6 +71,22 @@ typedef struct prism__sort_args {
   unsigned begin_bit, end_bit; /* 0 <= begin < end <= key bits */
 } prism__sort_args;
 
+/* Gather (out[i] = in[idx[i]]) or scatter (out[idx[i]] = in[i]). */
+typedef struct prism__move_args {
+  int scatter;           /* 0: gather, 1: scatter */
+  size_t element_size;   /* 4 or 8 */
+  prism_type index_type; /* PRISM_U32, PRISM_I32, PRISM_U64, PRISM_I64 */
+  const void *in;        /* native handle */
+  const void *indices;   /* native handle, n indices */
+  void *out;             /* native handle; never the same as in */
+  size_t n;              /* > 0 */
+  size_t bound;          /* indices must lie in [0, bound): in_count for a
+                            gather, out_count for a scatter */
+  /* NULL: unchecked (queued). Otherwise wait and store the first position
+   * whose index is out of range, or SIZE_MAX when there is none. */
+  size_t *first_bad;
+} prism__move_args;
+
 typedef struct prism__backend {
   const char *name;
   prism_backend kind;
@@ -105,6 +121,7 @@ typedef struct prism__backend {
   prism_status (*reduce)(prism_context *ctx, const prism__reduce_args *args);
   prism_status (*scan)(prism_context *ctx, const prism__scan_args *args);
   prism_status (*sort)(prism_context *ctx, const prism__sort_args *args);
+  prism_status (*move)(prism_context *ctx, const prism__move_args *args);
 } prism__backend;
 
 #ifdef PRISM_HAVE_CUDA

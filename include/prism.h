@@ -361,6 +361,43 @@ PRISM_API prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
                                         size_t value_size, size_t n,
                                         const prism_sort_options *options);
 
+/* ------------------------------------------------------------------------ */
+/* Gather and scatter                                                        */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Gather: out[i] = in[indices[i]] for i < n, elements of element_size bytes
+ * (4 or 8: any payload). indices holds n integers of index_type (PRISM_U32,
+ * PRISM_I32, PRISM_U64 or PRISM_I64); in holds in_count elements.
+ *
+ * An index outside [0, in_count) is never followed: out[i] is left as it
+ * was. With checked = 0 the call is queued and says nothing about such
+ * indices. With checked = 1 it waits for the device and, if any index was
+ * out of range, returns PRISM_INVALID_ARGUMENT naming the first such
+ * position i, which it also stores in *first_bad when first_bad is not
+ * NULL (all in-range elements are still written; *first_bad is SIZE_MAX
+ * when every index is in range). in and out must be different buffers.
+ */
+PRISM_API prism_status prism_gather(prism_context *ctx, size_t element_size,
+                                    const prism_buffer *in, size_t in_count,
+                                    prism_type index_type,
+                                    const prism_buffer *indices,
+                                    prism_buffer *out, size_t n, int checked,
+                                    size_t *first_bad);
+
+/**
+ * Scatter: out[indices[i]] = in[i] for i < n; out holds out_count elements.
+ * Where several i name the same index, one of their values lands there
+ * (which one is unspecified). Out-of-range indices and checked as for
+ * prism_gather. in and out must be different buffers.
+ */
+PRISM_API prism_status prism_scatter(prism_context *ctx, size_t element_size,
+                                     const prism_buffer *in,
+                                     prism_type index_type,
+                                     const prism_buffer *indices,
+                                     prism_buffer *out, size_t out_count,
+                                     size_t n, int checked, size_t *first_bad);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,99 @@
+/* Gather and scatter: validate, handle n = 0, route to the backend. */
+#include "check.h"
+#include "error.h"
+
+#include <stdint.h>
+
+static prism_status check_move(prism_context *ctx, size_t element_size,
+                               const prism_buffer *in, size_t in_count,
+                               prism_type index_type,
+                               const prism_buffer *indices,
+                               const prism_buffer *out, size_t out_count,
+                               size_t n, const char *fn) {
+  prism_status st = prism__check_ctx(ctx, fn);
+  if (st != PRISM_OK)
+    return st;
+  if (element_size != 4 && element_size != 8)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: element_size is %zu; must be 4 or 8", fn,
+                       element_size);
+  if (index_type != PRISM_U32 && index_type != PRISM_I32 &&
+      index_type != PRISM_U64 && index_type != PRISM_I64)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: index_type %d is not an integer type (u32, i32, "
+                       "u64, i64)",
+                       fn, (int)index_type);
+  size_t index_bytes = 0;
+  if ((st = prism__check_count(ctx, index_type, n, fn, &index_bytes)) !=
+      PRISM_OK)
+    return st;
+  if (n > SIZE_MAX / element_size || in_count > SIZE_MAX / element_size ||
+      out_count > SIZE_MAX / element_size)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: element counts overflow the address space", fn);
+  if ((st = prism__check_buffer(ctx, in, 0, in_count * element_size, fn,
+                                "in")) != PRISM_OK ||
+      (st = prism__check_buffer(ctx, indices, 0, index_bytes, fn, "indices")) !=
+          PRISM_OK ||
+      (st = prism__check_buffer(ctx, out, 0, out_count * element_size, fn,
+                                "out")) != PRISM_OK)
+    return st;
+  if (in == out)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: in and out are the same buffer", fn);
+  return PRISM_OK;
+}
+
+static prism_status run_move(prism_context *ctx, prism__move_args *args,
+                             int checked, size_t *first_bad, const char *fn) {
+  size_t bad = SIZE_MAX;
+  if (first_bad)
+    *first_bad = SIZE_MAX;
+  if (args->n == 0)
+    return PRISM_OK;
+  if (!ctx->backend->move)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "%s: not implemented by the %s backend", fn,
+                       ctx->backend->name);
+  args->first_bad = checked ? &bad : NULL;
+  prism_status st = ctx->backend->move(ctx, args);
+  if (st != PRISM_OK || !checked || bad == SIZE_MAX)
+    return st;
+  if (first_bad)
+    *first_bad = bad;
+  return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                     "%s: indices[%zu] is out of range [0, %zu)", fn, bad,
+                     args->bound);
+}
+
+prism_status prism_gather(prism_context *ctx, size_t element_size,
+                          const prism_buffer *in, size_t in_count,
+                          prism_type index_type, const prism_buffer *indices,
+                          prism_buffer *out, size_t n, int checked,
+                          size_t *first_bad) {
+  static const char fn[] = "prism_gather";
+  prism_status st = check_move(ctx, element_size, in, in_count, index_type,
+                               indices, out, n, n, fn);
+  if (st != PRISM_OK)
+    return st;
+  prism__move_args args = {0,          element_size,    index_type,
+                           in->native, indices->native, out->native,
+                           n,          in_count,        NULL};
+  return run_move(ctx, &args, checked, first_bad, fn);
+}
+
+prism_status prism_scatter(prism_context *ctx, size_t element_size,
+                           const prism_buffer *in, prism_type index_type,
+                           const prism_buffer *indices, prism_buffer *out,
+                           size_t out_count, size_t n, int checked,
+                           size_t *first_bad) {
+  static const char fn[] = "prism_scatter";
+  prism_status st = check_move(ctx, element_size, in, n, index_type, indices,
+                               out, out_count, n, fn);
+  if (st != PRISM_OK)
+    return st;
+  prism__move_args args = {1,          element_size,    index_type,
+                           in->native, indices->native, out->native,
+                           n,          out_count,       NULL};
+  return run_move(ctx, &args, checked, first_bad, fn);
+}
