@@ -131,8 +131,7 @@ extern "C" prism_status prism__cuda_move(prism_context *ctx,
         using Tag = decltype(tag);
         using E = typename Tag::element;
         using I = typename Tag::index;
-        return args->scatter
-                   ? prism_cuda::run_move<E, I, true>(ctx, c, args)
-                   : prism_cuda::run_move<E, I, false>(ctx, c, args);
+        return args->scatter ? prism_cuda::run_move<E, I, true>(ctx, c, args)
+                             : prism_cuda::run_move<E, I, false>(ctx, c, args);
       });
 }
