@@ -73,8 +73,7 @@ prism_status prism__cuda_reduce(prism_context *ctx,
                                 const prism__reduce_args *args);
 prism_status prism__cuda_scan(prism_context *ctx, const prism__scan_args *args);
 prism_status prism__cuda_sort(prism_context *ctx, const prism__sort_args *args);
-prism_status prism__cuda_move(prism_context *ctx,
-                              const prism__move_args *args);
+prism_status prism__cuda_move(prism_context *ctx, const prism__move_args *args);
 
 #ifdef __cplusplus
 }

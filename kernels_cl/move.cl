@@ -49,8 +49,8 @@
  * atomics needed.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-move_elements(__global const T *in, __global const IDX *idx,
-              __global T *out, ulong base, ulong n, ulong bound
+move_elements(__global const T *in, __global const IDX *idx, __global T *out,
+              ulong base, ulong n, ulong bound
 #if PRISM_CHECKED
               ,
               __global uchar *scratch, ulong slot_offset
