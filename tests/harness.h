@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
 #include <stddef.h>
+#include <string.h>
 
 #define HARNESS_SKIP_CODE 77
 
@@ -54,6 +55,19 @@ void *harness_malloc(size_t bytes);
     prism_status st_ = (call);                                                 \
     cr_assert_eq(st_, PRISM_OK, "%s -> %s: %s", #call, prism_status_name(st_), \
                  prism_context_last_error(ctx));                               \
+  } while (0)
+
+/** Assert that a call failed with status want and a message (the
+ * context's, or the thread's when ctx is NULL) containing needle. */
+#define HARNESS_EXPECT(ctx, want, needle, call)                                \
+  do {                                                                         \
+    prism_status st_ = (call);                                                 \
+    const char *msg_ =                                                         \
+        (ctx) ? prism_context_last_error(ctx) : prism_last_error();            \
+    cr_assert_eq(st_, want, "%s: want %s, got %s (%s)", #call,                 \
+                 prism_status_name(want), prism_status_name(st_), msg_);       \
+    cr_assert(strstr(msg_, needle), "%s: message '%s' lacks '%s'", #call,      \
+              msg_, needle);                                                   \
   } while (0)
 
 /** The poison byte (0xA5) repeated over one element. */

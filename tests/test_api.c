@@ -19,27 +19,17 @@ static void assert_alive(prism_context *ctx) {
   prism_buffer_destroy(b);
 }
 
-#define EXPECT(ctx, want, needle, call)                                        \
-  do {                                                                         \
-    prism_status st_ = (call);                                                 \
-    const char *msg_ =                                                         \
-        (ctx) ? prism_context_last_error(ctx) : prism_last_error();            \
-    cr_assert_eq(st_, want, "%s: want %s, got %s (%s)", #call,                 \
-                 prism_status_name(want), prism_status_name(st_), msg_);       \
-    cr_assert(strstr(msg_, needle), "%s: message '%s' lacks '%s'", #call,      \
-              msg_, needle);                                                   \
-  } while (0)
-
 Test(api, null_context) {
   int32_t r;
-  EXPECT(NULL, PRISM_NULL_POINTER, "ctx",
-         prism_reduce(NULL, PRISM_I32, PRISM_SUM, NULL, 1, &r));
-  EXPECT(
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "ctx",
+                 prism_reduce(NULL, PRISM_I32, PRISM_SUM, NULL, 1, &r));
+  HARNESS_EXPECT(
       NULL, PRISM_NULL_POINTER, "ctx",
       prism_scan(NULL, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, NULL, NULL, 1));
-  EXPECT(NULL, PRISM_NULL_POINTER, "ctx", prism_context_finish(NULL));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "ctx", prism_context_finish(NULL));
   prism_buffer *b = NULL;
-  EXPECT(NULL, PRISM_NULL_POINTER, "ctx", prism_buffer_create(NULL, 4, &b));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "ctx",
+                 prism_buffer_create(NULL, 4, &b));
   prism_context_destroy(NULL);
   prism_buffer_destroy(NULL);
   cr_assert_eq(prism_buffer_size(NULL), 0);
@@ -50,21 +40,28 @@ Test(api, null_buffers_and_pointers) {
   prism_context *ctx = harness_context();
   prism_buffer *b = harness_poisoned(ctx, 64);
   int32_t r;
-  EXPECT(ctx, PRISM_NULL_POINTER, "in",
-         prism_reduce(ctx, PRISM_I32, PRISM_SUM, NULL, 4, &r));
-  EXPECT(ctx, PRISM_NULL_POINTER, "result",
-         prism_reduce(ctx, PRISM_I32, PRISM_SUM, b, 4, NULL));
-  EXPECT(ctx, PRISM_NULL_POINTER, "in",
-         prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, NULL, b, 4));
-  EXPECT(ctx, PRISM_NULL_POINTER, "out",
-         prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, b, NULL, 4));
-  EXPECT(ctx, PRISM_NULL_POINTER, "out", prism_buffer_create(ctx, 4, NULL));
-  EXPECT(NULL, PRISM_NULL_POINTER, "dst", prism_buffer_write(NULL, 0, &r, 4));
-  EXPECT(ctx, PRISM_NULL_POINTER, "src", prism_buffer_write(b, 0, NULL, 4));
-  EXPECT(ctx, PRISM_NULL_POINTER, "dst", prism_buffer_read(b, 0, NULL, 4));
-  EXPECT(ctx, PRISM_NULL_POINTER, "pattern",
-         prism_buffer_fill(b, 0, NULL, 4, 8));
-  EXPECT(ctx, PRISM_NULL_POINTER, "src", prism_buffer_copy(b, 0, NULL, 0, 4));
+  HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "in",
+                 prism_reduce(ctx, PRISM_I32, PRISM_SUM, NULL, 4, &r));
+  HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "result",
+                 prism_reduce(ctx, PRISM_I32, PRISM_SUM, b, 4, NULL));
+  HARNESS_EXPECT(
+      ctx, PRISM_NULL_POINTER, "in",
+      prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, NULL, b, 4));
+  HARNESS_EXPECT(
+      ctx, PRISM_NULL_POINTER, "out",
+      prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, b, NULL, 4));
+  HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "out",
+                 prism_buffer_create(ctx, 4, NULL));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "dst",
+                 prism_buffer_write(NULL, 0, &r, 4));
+  HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "src",
+                 prism_buffer_write(b, 0, NULL, 4));
+  HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "dst",
+                 prism_buffer_read(b, 0, NULL, 4));
+  HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "pattern",
+                 prism_buffer_fill(b, 0, NULL, 4, 8));
+  HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "src",
+                 prism_buffer_copy(b, 0, NULL, 0, 4));
   assert_alive(ctx);
   prism_context_destroy(ctx);
 }
@@ -74,30 +71,30 @@ Test(api, buffers_too_small) {
   prism_buffer *small = harness_poisoned(ctx, 40); /* 10 x i32, 5 x i64 */
   prism_buffer *big = harness_poisoned(ctx, 400);
   int64_t r;
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "in",
-         prism_reduce(ctx, PRISM_I32, PRISM_SUM, small, 11, &r));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "in",
-         prism_reduce(ctx, PRISM_I64, PRISM_MAX, small, 6, &r));
-  EXPECT(
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "in",
+                 prism_reduce(ctx, PRISM_I32, PRISM_SUM, small, 11, &r));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "in",
+                 prism_reduce(ctx, PRISM_I64, PRISM_MAX, small, 6, &r));
+  HARNESS_EXPECT(
       ctx, PRISM_BUFFER_TOO_SMALL, "out",
       prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_EXCLUSIVE, big, small, 11));
-  EXPECT(
+  HARNESS_EXPECT(
       ctx, PRISM_BUFFER_TOO_SMALL, "in",
       prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_EXCLUSIVE, small, big, 11));
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "n",
-         prism_scan(ctx, PRISM_I64, PRISM_SUM, PRISM_EXCLUSIVE, small, big,
-                    SIZE_MAX / 4));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "n",
+                 prism_scan(ctx, PRISM_I64, PRISM_SUM, PRISM_EXCLUSIVE, small,
+                            big, SIZE_MAX / 4));
   char host[64];
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "dst",
-         prism_buffer_write(small, 36, host, 8));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "src",
-         prism_buffer_read(small, 41, host, 0));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "src",
-         prism_buffer_read(small, SIZE_MAX, host, 2));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "buf",
-         prism_buffer_fill(small, 32, host, 4, 12));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "dst",
-         prism_buffer_copy(small, 0, big, 0, 44));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "dst",
+                 prism_buffer_write(small, 36, host, 8));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "src",
+                 prism_buffer_read(small, 41, host, 0));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "src",
+                 prism_buffer_read(small, SIZE_MAX, host, 2));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "buf",
+                 prism_buffer_fill(small, 32, host, 4, 12));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "dst",
+                 prism_buffer_copy(small, 0, big, 0, 44));
   /* Nothing was written: the small buffer is still all poison. */
   unsigned char *after = harness_download(small);
   for (size_t i = 0; i < 40; i++)
@@ -112,12 +109,13 @@ Test(api, buffer_of_another_context) {
   prism_buffer *in_a = harness_poisoned(a, 64),
                *out_b = harness_poisoned(b, 64);
   int32_t r;
-  EXPECT(b, PRISM_CONTEXT_MISMATCH, "in",
-         prism_reduce(b, PRISM_I32, PRISM_SUM, in_a, 4, &r));
-  EXPECT(a, PRISM_CONTEXT_MISMATCH, "out",
-         prism_scan(a, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, in_a, out_b, 4));
-  EXPECT(a, PRISM_CONTEXT_MISMATCH, "src",
-         prism_buffer_copy(in_a, 0, out_b, 0, 4));
+  HARNESS_EXPECT(b, PRISM_CONTEXT_MISMATCH, "in",
+                 prism_reduce(b, PRISM_I32, PRISM_SUM, in_a, 4, &r));
+  HARNESS_EXPECT(
+      a, PRISM_CONTEXT_MISMATCH, "out",
+      prism_scan(a, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, in_a, out_b, 4));
+  HARNESS_EXPECT(a, PRISM_CONTEXT_MISMATCH, "src",
+                 prism_buffer_copy(in_a, 0, out_b, 0, 4));
   assert_alive(a);
   assert_alive(b);
   prism_context_destroy(b);
@@ -128,17 +126,19 @@ Test(api, bad_type_op_kind) {
   prism_context *ctx = harness_context();
   prism_buffer *b = harness_poisoned(ctx, 64);
   int64_t r;
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "type",
-         prism_reduce(ctx, (prism_type)17, PRISM_SUM, b, 4, &r));
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "op",
-         prism_reduce(ctx, PRISM_I32, (prism_op)9, b, 4, &r));
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "kind",
-         prism_scan(ctx, PRISM_I32, PRISM_SUM, (prism_scan_kind)3, b, b, 4));
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "type",
-         prism_scan(ctx, (prism_type)-1, PRISM_SUM, PRISM_INCLUSIVE, b, b, 4));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "type",
+                 prism_reduce(ctx, (prism_type)17, PRISM_SUM, b, 4, &r));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "op",
+                 prism_reduce(ctx, PRISM_I32, (prism_op)9, b, 4, &r));
+  HARNESS_EXPECT(
+      ctx, PRISM_INVALID_ARGUMENT, "kind",
+      prism_scan(ctx, PRISM_I32, PRISM_SUM, (prism_scan_kind)3, b, b, 4));
+  HARNESS_EXPECT(
+      ctx, PRISM_INVALID_ARGUMENT, "type",
+      prism_scan(ctx, (prism_type)-1, PRISM_SUM, PRISM_INCLUSIVE, b, b, 4));
   if (!prism_context_supports(ctx, PRISM_F64))
-    EXPECT(ctx, PRISM_UNSUPPORTED, "f64",
-           prism_reduce(ctx, PRISM_F64, PRISM_SUM, b, 4, &r));
+    HARNESS_EXPECT(ctx, PRISM_UNSUPPORTED, "f64",
+                   prism_reduce(ctx, PRISM_F64, PRISM_SUM, b, 4, &r));
   assert_alive(ctx);
   prism_context_destroy(ctx);
 }
@@ -147,12 +147,12 @@ Test(api, buffer_argument_rules) {
   prism_context *ctx = harness_context();
   prism_buffer *b = harness_poisoned(ctx, 64);
   uint64_t pattern = 0x0102030405060708ull;
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "pattern_size",
-         prism_buffer_fill(b, 0, &pattern, 3, 12));
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "multiples",
-         prism_buffer_fill(b, 2, &pattern, 4, 8));
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "overlap",
-         prism_buffer_copy(b, 0, b, 8, 16));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "pattern_size",
+                 prism_buffer_fill(b, 0, &pattern, 3, 12));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "multiples",
+                 prism_buffer_fill(b, 2, &pattern, 4, 8));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "overlap",
+                 prism_buffer_copy(b, 0, b, 8, 16));
   /* Valid calls still do the right thing. */
   HARNESS_OK(ctx, prism_buffer_fill(b, 8, &pattern, 8, 16));
   HARNESS_OK(ctx, prism_buffer_copy(b, 40, b, 8, 16));

@@ -192,38 +192,29 @@ Test(move, scatter_8) {
   move_suite(1, 8);
 }
 
-#define EXPECT(ctx, want, needle, call)                                        \
-  do {                                                                         \
-    prism_status st_ = (call);                                                 \
-    const char *msg_ = prism_context_last_error(ctx);                          \
-    cr_assert_eq(st_, want, "%s: want %s, got %s (%s)", #call,                 \
-                 prism_status_name(want), prism_status_name(st_), msg_);       \
-    cr_assert(strstr(msg_, needle), "%s: message '%s' lacks '%s'", #call,      \
-              msg_, needle);                                                   \
-  } while (0)
-
 Test(move, bad_input) {
   prism_context *ctx = harness_context(), *other = harness_context();
   prism_buffer *a = harness_poisoned(ctx, 400), *b = harness_poisoned(ctx, 400);
   prism_buffer *i = harness_poisoned(ctx, 400),
                *small = harness_poisoned(ctx, 8);
   prism_buffer *foreign = harness_poisoned(other, 400);
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "element_size",
-         prism_gather(ctx, 2, a, 10, PRISM_U32, i, b, 10, 0, NULL));
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "index_type",
-         prism_gather(ctx, 4, a, 10, PRISM_F32, i, b, 10, 0, NULL));
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "same buffer",
-         prism_scatter(ctx, 4, a, PRISM_U32, i, a, 10, 10, 0, NULL));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "indices",
-         prism_gather(ctx, 4, a, 10, PRISM_U64, small, b, 10, 0, NULL));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "in",
-         prism_gather(ctx, 8, a, 51, PRISM_U32, i, b, 10, 0, NULL));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "out",
-         prism_scatter(ctx, 8, a, PRISM_U32, i, b, 51, 10, 0, NULL));
-  EXPECT(ctx, PRISM_CONTEXT_MISMATCH, "indices",
-         prism_gather(ctx, 4, a, 10, PRISM_U32, foreign, b, 10, 0, NULL));
-  EXPECT(ctx, PRISM_NULL_POINTER, "out",
-         prism_scatter(ctx, 4, a, PRISM_U32, i, NULL, 10, 10, 0, NULL));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "element_size",
+                 prism_gather(ctx, 2, a, 10, PRISM_U32, i, b, 10, 0, NULL));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "index_type",
+                 prism_gather(ctx, 4, a, 10, PRISM_F32, i, b, 10, 0, NULL));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "same buffer",
+                 prism_scatter(ctx, 4, a, PRISM_U32, i, a, 10, 10, 0, NULL));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "indices",
+                 prism_gather(ctx, 4, a, 10, PRISM_U64, small, b, 10, 0, NULL));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "in",
+                 prism_gather(ctx, 8, a, 51, PRISM_U32, i, b, 10, 0, NULL));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "out",
+                 prism_scatter(ctx, 8, a, PRISM_U32, i, b, 51, 10, 0, NULL));
+  HARNESS_EXPECT(
+      ctx, PRISM_CONTEXT_MISMATCH, "indices",
+      prism_gather(ctx, 4, a, 10, PRISM_U32, foreign, b, 10, 0, NULL));
+  HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "out",
+                 prism_scatter(ctx, 4, a, PRISM_U32, i, NULL, 10, 10, 0, NULL));
   /* n = 0 is a no-op even when checked. */
   size_t first_bad = 7;
   HARNESS_OK(ctx,

@@ -244,16 +244,6 @@ Test(sort, float_total_order) {
 }
 
 /* Bad input: status and message, nothing written, context usable. */
-#define EXPECT(ctx, want, needle, call)                                        \
-  do {                                                                         \
-    prism_status st_ = (call);                                                 \
-    const char *msg_ = prism_context_last_error(ctx);                          \
-    cr_assert_eq(st_, want, "%s: want %s, got %s (%s)", #call,                 \
-                 prism_status_name(want), prism_status_name(st_), msg_);       \
-    cr_assert(strstr(msg_, needle), "%s: message '%s' lacks '%s'", #call,      \
-              msg_, needle);                                                   \
-  } while (0)
-
 Test(sort, bad_input) {
   prism_context *ctx = harness_context(), *other = harness_context();
   prism_buffer *k = harness_poisoned(ctx, 400), *v = harness_poisoned(ctx, 400);
@@ -262,39 +252,40 @@ Test(sort, bad_input) {
   prism_sort_options o;
   prism_sort_options_init(&o, PRISM_U32);
   cr_assert_eq(o.end_bit, 32);
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "type",
-         prism_sort_keys(ctx, (prism_type)42, k, k, 10, NULL));
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "value_size",
-         prism_sort_pairs(ctx, PRISM_U32, k, k, v, v, 3, 10, NULL));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "type",
+                 prism_sort_keys(ctx, (prism_type)42, k, k, 10, NULL));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "value_size",
+                 prism_sort_pairs(ctx, PRISM_U32, k, k, v, v, 3, 10, NULL));
   o.begin_bit = 8;
   o.end_bit = 8;
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "begin_bit",
-         prism_sort_keys(ctx, PRISM_U32, k, k, 10, &o));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "begin_bit",
+                 prism_sort_keys(ctx, PRISM_U32, k, k, 10, &o));
   o.begin_bit = 0;
   o.end_bit = 33;
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "end_bit",
-         prism_sort_keys(ctx, PRISM_U32, k, k, 10, &o));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "end_bit",
+                 prism_sort_keys(ctx, PRISM_U32, k, k, 10, &o));
   prism_sort_options_init(&o, PRISM_U32);
   o.order = (prism_order)7;
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "order",
-         prism_sort_keys(ctx, PRISM_U32, k, k, 10, &o));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "keys_out",
-         prism_sort_keys(ctx, PRISM_U32, k, small, 10, NULL));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "keys_in",
-         prism_sort_keys(ctx, PRISM_U64, small, k, 10, NULL));
-  EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "values_out",
-         prism_sort_pairs(ctx, PRISM_U32, k, k, v, small, 8, 10, NULL));
-  EXPECT(ctx, PRISM_CONTEXT_MISMATCH, "keys_in",
-         prism_sort_keys(ctx, PRISM_U32, foreign, k, 10, NULL));
-  EXPECT(ctx, PRISM_CONTEXT_MISMATCH, "values_in",
-         prism_sort_pairs(ctx, PRISM_U32, k, k, foreign, v, 4, 10, NULL));
-  EXPECT(ctx, PRISM_INVALID_ARGUMENT, "key buffer",
-         prism_sort_pairs(ctx, PRISM_U32, k, k, k, v, 4, 10, NULL));
-  EXPECT(ctx, PRISM_NULL_POINTER, "values_in",
-         prism_sort_pairs(ctx, PRISM_U32, k, k, NULL, v, 4, 10, NULL));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "order",
+                 prism_sort_keys(ctx, PRISM_U32, k, k, 10, &o));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "keys_out",
+                 prism_sort_keys(ctx, PRISM_U32, k, small, 10, NULL));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "keys_in",
+                 prism_sort_keys(ctx, PRISM_U64, small, k, 10, NULL));
+  HARNESS_EXPECT(ctx, PRISM_BUFFER_TOO_SMALL, "values_out",
+                 prism_sort_pairs(ctx, PRISM_U32, k, k, v, small, 8, 10, NULL));
+  HARNESS_EXPECT(ctx, PRISM_CONTEXT_MISMATCH, "keys_in",
+                 prism_sort_keys(ctx, PRISM_U32, foreign, k, 10, NULL));
+  HARNESS_EXPECT(
+      ctx, PRISM_CONTEXT_MISMATCH, "values_in",
+      prism_sort_pairs(ctx, PRISM_U32, k, k, foreign, v, 4, 10, NULL));
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "key buffer",
+                 prism_sort_pairs(ctx, PRISM_U32, k, k, k, v, 4, 10, NULL));
+  HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "values_in",
+                 prism_sort_pairs(ctx, PRISM_U32, k, k, NULL, v, 4, 10, NULL));
   if (!prism_context_supports(ctx, PRISM_F64))
-    EXPECT(ctx, PRISM_UNSUPPORTED, "f64",
-           prism_sort_keys(ctx, PRISM_F64, k, k, 10, NULL));
+    HARNESS_EXPECT(ctx, PRISM_UNSUPPORTED, "f64",
+                   prism_sort_keys(ctx, PRISM_F64, k, k, 10, NULL));
   /* Nothing was written by the failed calls. */
   unsigned char *bytes = harness_download(small);
   for (size_t i = 0; i < 16; i++)
