@@ -187,23 +187,28 @@ T wg_reduce(T x, __local T *buf) {
  * Work-group exclusive scan of one value per work-item (Hillis-Steele,
  * double-buffered so each step needs one barrier; buf holds 2 * PRISM_WG
  * values). Returns the work-item's exclusive prefix and sets *total to the
- * op of all values. Ends with a barrier so buf may be reused at once.
+ * combination of all values. Ends with a barrier so buf may be reused at
+ * once. Defined for a type and combine macro, so that programs needing it
+ * for another type than T (the sort's 64-bit counts) share the code.
  */
-T wg_scan_exclusive(T x, __local T *buf, T *total) {
-  const uint lid = get_local_id(0);
-  uint in = 0;
-  buf[lid] = x;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint off = 1; off < PRISM_WG; off <<= 1) {
-    T v = buf[in + lid];
-    if (lid >= off)
-      v = op(buf[in + lid - off], v);
-    buf[(PRISM_WG - in) + lid] = v;
-    in = PRISM_WG - in;
-    barrier(CLK_LOCAL_MEM_FENCE);
+#define PRISM_DEFINE_WG_SCAN(NAME, TYPE, COMBINE, ZERO)                        \
+  TYPE NAME(TYPE x, __local TYPE *buf, TYPE *total) {                          \
+    const uint lid = get_local_id(0);                                          \
+    uint in = 0;                                                               \
+    buf[lid] = x;                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    for (uint off = 1; off < PRISM_WG; off <<= 1) {                            \
+      TYPE v = buf[in + lid];                                                  \
+      if (lid >= off)                                                          \
+        v = COMBINE(buf[in + lid - off], v);                                   \
+      buf[(PRISM_WG - in) + lid] = v;                                          \
+      in = PRISM_WG - in;                                                      \
+      barrier(CLK_LOCAL_MEM_FENCE);                                            \
+    }                                                                          \
+    TYPE exclusive = lid > 0 ? buf[in + lid - 1] : (ZERO);                     \
+    *total = buf[in + PRISM_WG - 1];                                           \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    return exclusive;                                                          \
   }
-  T exclusive = lid > 0 ? buf[in + lid - 1] : IDENTITY;
-  *total = buf[in + PRISM_WG - 1];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  return exclusive;
-}
+
+PRISM_DEFINE_WG_SCAN(wg_scan_exclusive, T, op, IDENTITY)

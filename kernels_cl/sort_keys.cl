@@ -48,29 +48,10 @@ uint key_digit(K k, uint shift, uint bits, K flip) {
   return (uint)PRISM_KEY_DIGIT(image, shift, bits);
 }
 
-/*
- * Work-group exclusive scan of one ulong per work-item (Hillis-Steele,
- * double-buffered as common.cl's wg_scan_exclusive, which works on T);
- * buf holds 2 * PRISM_WG. Sets *total; ends with a barrier.
- */
-ulong wg_scan_ulong(ulong x, __local ulong *buf, ulong *total) {
-  const uint lid = get_local_id(0);
-  uint in = 0;
-  buf[lid] = x;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint off = 1; off < PRISM_WG; off <<= 1) {
-    ulong v = buf[in + lid];
-    if (lid >= off)
-      v += buf[in + lid - off];
-    buf[(PRISM_WG - in) + lid] = v;
-    in = PRISM_WG - in;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  const ulong exclusive = lid > 0 ? buf[in + lid - 1] : 0;
-  *total = buf[in + PRISM_WG - 1];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  return exclusive;
-}
+/* Work-group exclusive scan of one ulong count per work-item (common.cl's
+ * wg_scan_exclusive, for counts rather than T); buf holds 2 * PRISM_WG. */
+#define PRISM_ADD_COUNTS(a, b) ((a) + (b))
+PRISM_DEFINE_WG_SCAN(wg_scan_ulong, ulong, PRISM_ADD_COUNTS, 0)
 
 /*
  * Exclusive scan, in place, of count ulongs in global memory by one
