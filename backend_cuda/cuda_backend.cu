@@ -147,7 +147,7 @@ static prism_status open_device(prism_context *ctx, prism__cuda_ctx *c,
   snprintf(info->device_name, sizeof info->device_name, "%s", prop.name);
   snprintf(info->platform_name, sizeof info->platform_name, "CUDA %s", rt);
   info->is_cpu = 0;
-  info->type_mask = (1u << PRISM_TYPE_COUNT) - 1u; // all types, f64 included
+  info->type_mask = (1u << PRISM_TYPE_COUNT) - 1u; // all types, f64 and u8
   return PRISM_OK;
 }
 
@@ -223,4 +223,7 @@ extern "C" const prism__backend prism__backend_cuda = {
     prism__cuda_scan,
     prism__cuda_sort,
     prism__cuda_move,
+    prism__cuda_histogram,
+    prism__cuda_select,
+    prism__cuda_segmented,
 };

@@ -55,7 +55,8 @@ prism_status prism__cuda_enter(prism_context *ctx, prism__cuda_ctx **out);
 prism_status prism__cuda_check_launch(prism_context *ctx, const char *kernel);
 
 /* Vtable members defined outside cuda_backend.cu (memory.cu, reduce.cu,
- * scan.cu, radix_sort.cu, move.cu); see core/backend.h for their contracts. */
+ * scan.cu, radix_sort.cu, move.cu, histogram.cu, select.cu, segmented.cu); see
+ * core/backend.h for their contracts. */
 prism_status prism__cuda_mem_alloc(prism_context *ctx, size_t bytes,
                                    void **native);
 void prism__cuda_mem_free(prism_context *ctx, void *native);
@@ -74,6 +75,12 @@ prism_status prism__cuda_reduce(prism_context *ctx,
 prism_status prism__cuda_scan(prism_context *ctx, const prism__scan_args *args);
 prism_status prism__cuda_sort(prism_context *ctx, const prism__sort_args *args);
 prism_status prism__cuda_move(prism_context *ctx, const prism__move_args *args);
+prism_status prism__cuda_histogram(prism_context *ctx,
+                                   const prism__histogram_args *args);
+prism_status prism__cuda_select(prism_context *ctx,
+                                const prism__select_args *args);
+prism_status prism__cuda_segmented(prism_context *ctx,
+                                   const prism__segmented_args *args);
 
 #ifdef __cplusplus
 }

@@ -52,6 +52,8 @@ prism_status dispatch_type_op(prism_context *ctx, prism_type type, prism_op op,
     return dispatch_op<uint64_t>(ctx, op, f);
   case PRISM_F64:
     return dispatch_op<double>(ctx, op, f);
+  case PRISM_U8: // core refuses u8 for arithmetic primitives
+    break;
   }
   return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: unknown type %d",
                      (int)type);
@@ -93,6 +95,8 @@ prism_status dispatch_sort(prism_context *ctx, prism_type key_type,
     return dispatch_value_size<PRISM_U64>(ctx, value_size, f);
   case PRISM_F64:
     return dispatch_value_size<PRISM_F64>(ctx, value_size, f);
+  case PRISM_U8: // core refuses u8 keys
+    break;
   }
   return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: unknown type %d",
                      (int)key_type);

@@ -231,4 +231,7 @@ const prism__backend prism__backend_opencl = {
     .scan = prism__cl_scan,
     .sort = prism__cl_sort,
     .move = prism__cl_move,
+    .histogram = prism__cl_histogram,
+    .select = prism__cl_select,
+    .segmented = prism__cl_segmented,
 };

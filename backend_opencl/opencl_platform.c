@@ -200,7 +200,8 @@ static unsigned type_mask(cl_device_id device) {
   char ext[8192], profile[64];
   device_string(device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
   device_string(device, CL_DEVICE_PROFILE, profile, sizeof profile);
-  unsigned mask = (1u << PRISM_I32) | (1u << PRISM_U32) | (1u << PRISM_F32);
+  unsigned mask = (1u << PRISM_I32) | (1u << PRISM_U32) | (1u << PRISM_F32) |
+                  (1u << PRISM_U8);
   if (strcmp(profile, "EMBEDDED_PROFILE") != 0 ||
       has_extension(ext, "cles_khr_int64"))
     mask |= (1u << PRISM_I64) | (1u << PRISM_U64);

@@ -12,8 +12,8 @@
 
 void prism__cl_options(char *buf, size_t size, prism_type type, prism_op op,
                        const char *fmt, ...) {
-  static const char *const kernel_type[] = {"I32", "U32", "F32",
-                                            "I64", "U64", "F64"};
+  static const char *const kernel_type[] = {"I32", "U32", "F32", "I64",
+                                            "U64", "F64", "U8"};
   static const char *const op_name[] = {"SUM", "MIN", "MAX"};
   /* Signed sums run unsigned so they wrap (same bits, defined overflow). */
   if (op == PRISM_SUM && type == PRISM_I32)

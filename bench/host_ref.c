@@ -52,6 +52,8 @@ void host_fill_random(prism_type type, void *dst, size_t n, uint64_t seed) {
     for (size_t i = 0; i < n; i++)
       ((double *)dst)[i] = (double)(splitmix64(&s) >> 11) * 0x1p-52 - 1.0;
     break;
+  case PRISM_U8: /* not taken by these primitives */
+    break;
   }
 }
 
@@ -153,6 +155,8 @@ void host_reduce(prism_type type, prism_op op, const void *in, size_t n,
     break;
     HOST_TYPES(CASE)
 #undef CASE
+  case PRISM_U8: /* not taken by these primitives */
+    break;
   }
 }
 
@@ -166,6 +170,8 @@ void host_scan(prism_type type, prism_op op, prism_scan_kind kind,
     break;
     HOST_TYPES(CASE)
 #undef CASE
+  case PRISM_U8: /* not taken by these primitives */
+    break;
   }
 }
 
@@ -315,6 +321,8 @@ int host_check_reduce(prism_type type, prism_op op, const void *in, size_t n,
                                msg_size);
     HOST_TYPES(CASE)
 #undef CASE
+  case PRISM_U8: /* not taken by these primitives */
+    break;
   }
   snprintf(msg, msg_size, "unknown type %d", (int)type);
   return 0;
@@ -331,6 +339,8 @@ int host_check_scan(prism_type type, prism_op op, prism_scan_kind kind,
                              msg, msg_size);
     HOST_TYPES(CASE)
 #undef CASE
+  case PRISM_U8: /* not taken by these primitives */
+    break;
   }
   snprintf(msg, msg_size, "unknown type %d", (int)type);
   return 0;

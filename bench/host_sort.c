@@ -100,6 +100,8 @@ static compare_fn comparator(prism_type type, size_t index) {
                         : compare_##NAME##_index8;
     KEY_TYPES(CASE)
 #undef CASE
+  case PRISM_U8: /* not taken by these primitives */
+    break;
   }
   return NULL;
 }
@@ -173,6 +175,8 @@ static uint64_t image_at(prism_type type, const void *in, size_t i) {
   }
     KEY_TYPES(CASE)
 #undef CASE
+  case PRISM_U8: /* not a key type */
+    break;
   }
   return 0;
 }

@@ -23,6 +23,7 @@
 #include "prism.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,6 +88,86 @@ typedef struct prism__move_args {
   size_t *first_bad;
 } prism__move_args;
 
+/*
+ * Histogram (prism_histogram_even / prism_histogram_range). core has
+ * validated the bounds or edges and precomputed the bin mapping:
+ * - even, integer samples: a sample x is counted when lower <= x and
+ *   d = x - lower (computed in 64-bit unsigned arithmetic) <= span; its bin
+ *   is d / width when width != 0 (the range divides evenly into bins), else
+ *   floor(d * bins / (span + 1)) computed exactly (d * bins needs up to 96
+ *   bits for 64-bit samples; span + 1 may be 2^64).
+ * - even, float samples: counted when lower <= x < upper (false for NaN);
+ *   bin = min((unsigned)((x - lower) * scale), bins - 1), in the sample
+ *   type's precision (no contraction into an FMA).
+ * - range: edges is a host array of bins + 1 strictly ascending sample
+ *   values (no NaN); the backend copies it to the device (before returning:
+ *   the caller may reuse it). Bin b is [edges[b], edges[b + 1]).
+ * counts: bins counters of counter_type (PRISM_U32, PRISM_U64), all
+ * overwritten. n fits the counter type.
+ */
+typedef struct prism__histogram_args {
+  prism_type sample_type; /* u8, i32, u32, f32, i64, u64, f64 */
+  const void *samples;    /* native handle, n samples */
+  size_t n;               /* > 0 */
+  size_t bins;            /* 1 .. 2^31 */
+  int ranged;             /* 0: even, 1: edges */
+  prism_value lower;      /* even: lower bound, in the sample type */
+  prism_value upper;      /* even, floats: upper bound, in the sample type */
+  prism_value scale;      /* even, floats: bins / (upper - lower) */
+  uint64_t span;          /* even, integers: (upper - lower) - 1 */
+  uint64_t width;         /* even, integers: (span + 1) / bins or 0 */
+  const void *edges;      /* range: host array of bins + 1 samples */
+  prism_type counter_type;
+  void *counts; /* native handle */
+} prism__histogram_args;
+
+/* Stream compaction (select_flagged, select_if, partition_*, unique). */
+typedef enum prism__select_mode {
+  PRISM__SELECT_FLAGGED = 0, /* keep in[i] where flags[i] != 0 */
+  PRISM__SELECT_IF = 1,      /* keep in[i] where predicate holds */
+  PRISM__SELECT_UNIQUE = 2   /* keep in[0] and in[i] != in[i - 1] */
+} prism__select_mode;
+
+typedef struct prism__select_args {
+  prism__select_mode mode;
+  int partition;   /* 1: rejected elements follow, in order, at out[k..n) */
+  prism_type type; /* any prism_type */
+  const void *in;  /* native handle, n elements */
+  void *out;       /* native handle, n elements; not in */
+  size_t n;        /* > 0 */
+  prism_type flag_type;      /* FLAGGED: u8, i32, u32, i64, u64 */
+  const void *flags;         /* FLAGGED: native handle, n flags */
+  prism_predicate predicate; /* IF: compare valid, constants of type */
+  void *count_out;           /* native handle or NULL: a uint64_t k at byte 0 */
+  size_t *count;             /* host or NULL: wait and store k */
+} prism__select_args;
+
+/*
+ * Segmented scan (by head flags or by offsets) and segmented reduce (by
+ * offsets). Offsets are checked on the device: a segment s with
+ * offsets[s] > offsets[s + 1], or either outside [0, n], or a negative
+ * signed offset, is bad and never followed (empty: reduce writes the
+ * identity, scan writes nothing for it).
+ */
+typedef struct prism__segmented_args {
+  int reduce; /* 0: scan, 1: reduce (by offsets) */
+  prism_type type;
+  prism_op op;
+  prism_scan_kind kind;   /* scan */
+  const void *in;         /* native handle, n elements */
+  void *out;              /* scan: n elements (may equal in); reduce:
+                             num_segments elements */
+  size_t n;               /* > 0 for scans; reduce may have n = 0 */
+  prism_type flag_type;   /* scan by flags: u8, i32, u32, i64, u64 */
+  const void *flags;      /* scan by flags: n flags; else NULL */
+  prism_type offset_type; /* by offsets: u32, i32, u64, i64 */
+  const void *offsets;    /* by offsets: num_segments + 1; else NULL */
+  size_t num_segments;    /* by offsets: > 0 */
+  /* by offsets: NULL: unchecked (queued). Otherwise wait and store the
+   * first bad segment, or SIZE_MAX when there is none. */
+  size_t *first_bad;
+} prism__segmented_args;
+
 typedef struct prism__backend {
   const char *name;
   prism_backend kind;
@@ -122,6 +203,11 @@ typedef struct prism__backend {
   prism_status (*scan)(prism_context *ctx, const prism__scan_args *args);
   prism_status (*sort)(prism_context *ctx, const prism__sort_args *args);
   prism_status (*move)(prism_context *ctx, const prism__move_args *args);
+  prism_status (*histogram)(prism_context *ctx,
+                            const prism__histogram_args *args);
+  prism_status (*select)(prism_context *ctx, const prism__select_args *args);
+  prism_status (*segmented)(prism_context *ctx,
+                            const prism__segmented_args *args);
 } prism__backend;
 
 #ifdef PRISM_HAVE_CUDA

@@ -29,8 +29,8 @@ prism_status prism__check_buffer(prism_context *ctx, const prism_buffer *buf,
   return PRISM_OK;
 }
 
-prism_status prism__check_type_op(prism_context *ctx, prism_type type,
-                                  prism_op op, const char *fn) {
+prism_status prism__check_type(prism_context *ctx, prism_type type,
+                               const char *fn) {
   if ((unsigned)type >= PRISM_TYPE_COUNT)
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
                        "%s: type %d is not a prism_type", fn, (int)type);
@@ -38,6 +38,35 @@ prism_status prism__check_type_op(prism_context *ctx, prism_type type,
     return prism__fail(ctx, PRISM_UNSUPPORTED,
                        "%s: type %s is not supported on %s", fn,
                        prism_type_name(type), ctx->info.device_name);
+  return PRISM_OK;
+}
+
+prism_status prism__check_int_type(prism_context *ctx, prism_type type,
+                                   const char *fn, const char *arg,
+                                   int allow_u8) {
+  if ((type == PRISM_U8 && allow_u8) || type == PRISM_U32 ||
+      type == PRISM_I32 || type == PRISM_U64 || type == PRISM_I64)
+    return PRISM_OK;
+  return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                     "%s: %s %d (%s) is not an integer type (%su32, i32, u64, "
+                     "i64)",
+                     fn, arg, (int)type, prism_type_name(type),
+                     allow_u8 ? "u8, " : "");
+}
+
+prism_status prism__check_type_op(prism_context *ctx, prism_type type,
+                                  prism_op op, const char *fn) {
+  prism_status st = PRISM_OK;
+  if ((unsigned)type >= PRISM_TYPE_COUNT)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: type %d is not a prism_type", fn, (int)type);
+  if (type == PRISM_U8)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "%s: type u8 is not supported (u8 is for histograms "
+                       "and stream compaction)",
+                       fn);
+  if ((st = prism__check_type(ctx, type, fn)) != PRISM_OK)
+    return st;
   if (op != PRISM_SUM && op != PRISM_MIN && op != PRISM_MAX)
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
                        "%s: op %d is not a prism_op (sum, min, max)", fn,

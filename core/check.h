@@ -16,12 +16,27 @@ prism_status prism__check_buffer(prism_context *ctx, const prism_buffer *buf,
                                  size_t offset, size_t need, const char *fn,
                                  const char *arg);
 
-/** type is a prism_type the device supports, op a prism_op. */
+/** type is a prism_type the device supports (u8 included). */
+prism_status prism__check_type(prism_context *ctx, prism_type type,
+                               const char *fn);
+
+/** type is an integer type usable as an index, offset or flag: u32, i32,
+ * u64, i64, and u8 when allow_u8. arg names the argument. */
+prism_status prism__check_int_type(prism_context *ctx, prism_type type,
+                                   const char *fn, const char *arg,
+                                   int allow_u8);
+
+/** type is a prism_type the device supports, other than u8 (no arithmetic
+ * primitive takes bytes), and op a prism_op. */
 prism_status prism__check_type_op(prism_context *ctx, prism_type type,
                                   prism_op op, const char *fn);
 
 /** n elements of type fit in size_t bytes; stores the byte count. */
 prism_status prism__check_count(prism_context *ctx, prism_type type, size_t n,
                                 const char *fn, size_t *bytes);
+
+/** The identity of op for type (see prism_reduce), written to out (one
+ * element of type). */
+void prism__identity(prism_type type, prism_op op, void *out);
 
 #endif /* PRISM_CORE_CHECK_H */

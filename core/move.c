@@ -17,12 +17,9 @@ static prism_status check_move(prism_context *ctx, size_t element_size,
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
                        "%s: element_size is %zu; must be 4 or 8", fn,
                        element_size);
-  if (index_type != PRISM_U32 && index_type != PRISM_I32 &&
-      index_type != PRISM_U64 && index_type != PRISM_I64)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: index_type %d is not an integer type (u32, i32, "
-                       "u64, i64)",
-                       fn, (int)index_type);
+  if ((st = prism__check_int_type(ctx, index_type, fn, "index_type", 0)) !=
+      PRISM_OK)
+    return st;
   size_t index_bytes = 0;
   if ((st = prism__check_count(ctx, index_type, n, fn, &index_bytes)) !=
       PRISM_OK)

@@ -7,16 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The identity of op for type, written to out (one element). */
-static void identity(prism_type type, prism_op op, void *out) {
-  union {
-    int32_t i32;
-    uint32_t u32;
-    float f32;
-    int64_t i64;
-    uint64_t u64;
-    double f64;
-  } v;
+void prism__identity(prism_type type, prism_op op, void *out) {
+  prism_value v;
   memset(&v, 0, sizeof v);
   int lo = op == PRISM_MAX; /* MAX starts at the lowest value */
   if (op != PRISM_SUM) {
@@ -39,6 +31,8 @@ static void identity(prism_type type, prism_op op, void *out) {
     case PRISM_F64:
       v.f64 = lo ? -(double)INFINITY : (double)INFINITY;
       break;
+    case PRISM_U8: /* refused before any identity is needed */
+      break;
     }
   }
   memcpy(out, &v, prism_type_size(type));
@@ -60,7 +54,7 @@ prism_status prism_reduce(prism_context *ctx, prism_type type, prism_op op,
   if (!result)
     return prism__fail(ctx, PRISM_NULL_POINTER, "%s: result is NULL", fn);
   if (n == 0) {
-    identity(type, op, result);
+    prism__identity(type, op, result);
     return PRISM_OK;
   }
   if (!ctx->backend->reduce)

@@ -25,6 +25,8 @@ const char *prism_status_string(prism_status status) {
 
 size_t prism_type_size(prism_type type) {
   switch (type) {
+  case PRISM_U8:
+    return 1;
   case PRISM_I32:
   case PRISM_U32:
   case PRISM_F32:
@@ -38,8 +40,8 @@ size_t prism_type_size(prism_type type) {
 }
 
 const char *prism_type_name(prism_type type) {
-  static const char *const names[PRISM_TYPE_COUNT] = {"i32", "u32", "f32",
-                                                      "i64", "u64", "f64"};
+  static const char *const names[PRISM_TYPE_COUNT] = {
+      "i32", "u32", "f32", "i64", "u64", "f64", "u8"};
   return (unsigned)type < PRISM_TYPE_COUNT ? names[type] : "unknown";
 }
 

@@ -94,17 +94,33 @@ PRISM_API const char *prism_last_error(void);
 /* ------------------------------------------------------------------------ */
 
 /** Element types. 64-bit floats need device support (PRISM_UNSUPPORTED
- * otherwise; see prism_context_supports). Append only. */
+ * otherwise; see prism_context_supports). PRISM_U8 (bytes) is taken by the
+ * primitives that do not compute with their elements: histograms (samples),
+ * stream compaction (elements and flags); reduce, scan and sort refuse it
+ * with PRISM_UNSUPPORTED. Append only. */
 typedef enum prism_type {
   PRISM_I32 = 0,
   PRISM_U32 = 1,
   PRISM_F32 = 2,
   PRISM_I64 = 3,
   PRISM_U64 = 4,
-  PRISM_F64 = 5
+  PRISM_F64 = 5,
+  PRISM_U8 = 6
 } prism_type;
 
-#define PRISM_TYPE_COUNT 6
+#define PRISM_TYPE_COUNT 7
+
+/** One value of any prism_type, for constants passed by value (select_if
+ * predicates). Set the member of the type in use. */
+typedef union prism_value {
+  int32_t i32;
+  uint32_t u32;
+  float f32;
+  int64_t i64;
+  uint64_t u64;
+  double f64;
+  uint8_t u8;
+} prism_value;
 
 /** Size in bytes of one element of the type, 0 for an unknown type. */
 PRISM_API size_t prism_type_size(prism_type type);
@@ -397,6 +413,183 @@ PRISM_API prism_status prism_scatter(prism_context *ctx, size_t element_size,
                                      const prism_buffer *indices,
                                      prism_buffer *out, size_t out_count,
                                      size_t n, int checked, size_t *first_bad);
+
+/* ------------------------------------------------------------------------ */
+/* Histograms                                                                */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Histogram of n samples of sample_type (u8, i32, u32, f32, i64, u64, f64)
+ * into bins equal-width bins over [lower, upper): counts[b] = the number of
+ * samples in bin b. counts holds bins counters of counter_type, PRISM_U32
+ * or PRISM_U64; every counter is overwritten. With PRISM_U32 counters, n
+ * must not exceed UINT32_MAX, so no bin can wrap around (else
+ * PRISM_INVALID_ARGUMENT: ask for PRISM_U64 counters).
+ *
+ * Bins: 1 <= bins <= 2^31. Samples below lower, at or above upper, and NaN
+ * samples are not counted.
+ * - Integer samples: lower and upper must be whole numbers within the
+ *   sample type's range (upper may be the type's maximum + 1, e.g. 256 for
+ *   u8). Sample x falls in bin floor((x - lower) * bins / (upper - lower)),
+ *   computed exactly.
+ * - Float samples: lower and upper are finite and converted to the sample
+ *   type; x falls in bin (x - lower) * scale, truncated and capped at
+ *   bins - 1, where scale = bins / (upper - lower) rounded to the sample
+ *   type. Every backend computes exactly this, so a sample within rounding
+ *   of a bin edge lands in the same bin everywhere.
+ * Bad bounds (lower >= upper, NaN or infinite, not whole for integer
+ * samples, outside the type) give PRISM_INVALID_ARGUMENT. Queued.
+ */
+PRISM_API prism_status prism_histogram_even(
+    prism_context *ctx, prism_type sample_type, const prism_buffer *samples,
+    size_t n, size_t bins, double lower, double upper, prism_type counter_type,
+    prism_buffer *counts);
+
+/**
+ * Histogram of n samples into bins bins with caller-given edges: edges is a
+ * host array of bins + 1 values of sample_type, strictly ascending and not
+ * NaN; bin b is [edges[b], edges[b + 1]). Samples outside [edges[0],
+ * edges[bins]) and NaN samples are not counted. Each sample's bin is found
+ * by binary search over the edges. counts, counter_type and the n limit as
+ * for prism_histogram_even. Returns once edges may be reused; the histogram
+ * itself is queued.
+ */
+PRISM_API prism_status prism_histogram_range(
+    prism_context *ctx, prism_type sample_type, const prism_buffer *samples,
+    size_t n, size_t bins, const void *edges, prism_type counter_type,
+    prism_buffer *counts);
+
+/* ------------------------------------------------------------------------ */
+/* Stream compaction                                                         */
+/* ------------------------------------------------------------------------ */
+
+/** Comparisons of select_if predicates. */
+typedef enum prism_compare {
+  PRISM_LESS = 0,          /* x <  a */
+  PRISM_LESS_EQUAL = 1,    /* x <= a */
+  PRISM_GREATER = 2,       /* x >  a */
+  PRISM_GREATER_EQUAL = 3, /* x >= a */
+  PRISM_EQUAL = 4,         /* x == a */
+  PRISM_NOT_EQUAL = 5,     /* x != a */
+  PRISM_IN_RANGE = 6       /* a <= x && x <= b */
+} prism_compare;
+
+/**
+ * A predicate against constants of the element type: x compare a (and b
+ * for PRISM_IN_RANGE). Floats compare as IEEE-754 does: a NaN (in x or in
+ * a constant) fails every comparison except PRISM_NOT_EQUAL, and -0.0
+ * equals +0.0.
+ */
+typedef struct prism_predicate {
+  prism_compare compare;
+  prism_value a, b;
+} prism_predicate;
+
+/*
+ * The compaction primitives below share these rules.
+ * - Elements are of type (any prism_type; u8 included) and keep their input
+ *   order (stable). in and out must be different buffers, both holding n
+ *   elements.
+ * - The number of elements kept is stored, as a uint64_t, in the first 8
+ *   bytes of count_out when count_out is not NULL (a device buffer, for
+ *   callers that chain primitives without a host round trip), and at
+ *   *count on the host when count is not NULL: the call then waits for the
+ *   device. With count NULL the call is queued.
+ * - Flags are n integers of flag_type (u8, i32, u32, i64 or u64); non-zero
+ *   keeps the element.
+ */
+
+/** out[0..k) = the elements in[i] whose flags[i] != 0, in order. */
+PRISM_API prism_status prism_select_flagged(
+    prism_context *ctx, prism_type type, const prism_buffer *in,
+    prism_type flag_type, const prism_buffer *flags, prism_buffer *out,
+    size_t n, prism_buffer *count_out, size_t *count);
+
+/** out[0..k) = the elements in[i] that satisfy *predicate, in order. */
+PRISM_API prism_status prism_select_if(prism_context *ctx, prism_type type,
+                                       const prism_buffer *in,
+                                       const prism_predicate *predicate,
+                                       prism_buffer *out, size_t n,
+                                       prism_buffer *count_out, size_t *count);
+
+/** Partition by flags: out[0..k) = the flagged elements, out[k..n) = the
+ * rest, each part in input order. k is what is counted. */
+PRISM_API prism_status prism_partition_flagged(
+    prism_context *ctx, prism_type type, const prism_buffer *in,
+    prism_type flag_type, const prism_buffer *flags, prism_buffer *out,
+    size_t n, prism_buffer *count_out, size_t *count);
+
+/** Partition by a predicate: as prism_partition_flagged, kept = satisfies
+ * *predicate. */
+PRISM_API prism_status prism_partition_if(prism_context *ctx, prism_type type,
+                                          const prism_buffer *in,
+                                          const prism_predicate *predicate,
+                                          prism_buffer *out, size_t n,
+                                          prism_buffer *count_out,
+                                          size_t *count);
+
+/** Drop consecutive duplicates: out[0..k) keeps in[0] and every in[i] with
+ * in[i] != in[i - 1] (compared with the type's ==, so for floats -0.0
+ * equals +0.0 and a NaN never equals anything: runs of NaN are all kept). */
+PRISM_API prism_status prism_unique(prism_context *ctx, prism_type type,
+                                    const prism_buffer *in, prism_buffer *out,
+                                    size_t n, prism_buffer *count_out,
+                                    size_t *count);
+
+/* ------------------------------------------------------------------------ */
+/* Segmented scan and reduce                                                 */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Segmented scan of n elements, segments given by head flags: flags holds
+ * n integers of flag_type (u8, i32, u32, i64 or u64); a non-zero flag
+ * starts a new segment at that element, and element 0 always starts one.
+ * Each segment is scanned on its own (inclusive or exclusive, with op, as
+ * prism_scan). in and out may be the same buffer. Float sums follow the
+ * rules of prism_scan within each segment. Queued.
+ */
+PRISM_API prism_status prism_segmented_scan_flags(
+    prism_context *ctx, prism_type type, prism_op op, prism_scan_kind kind,
+    const prism_buffer *in, prism_type flag_type, const prism_buffer *flags,
+    prism_buffer *out, size_t n);
+
+/*
+ * Segments given by offsets: offsets holds num_segments + 1 integers of
+ * offset_type (u32, i32, u64 or i64); segment s is [offsets[s],
+ * offsets[s + 1]), empty when the two are equal. Offsets must not decrease
+ * and must lie in [0, n].
+ *
+ * Offsets live on the device, so they are checked there: a segment whose
+ * offsets are out of order or out of [0, n] is never followed (treated as
+ * empty). With checked = 0 the call is queued and says nothing about such
+ * segments; with checked = 1 it waits and, if any segment was bad, returns
+ * PRISM_INVALID_ARGUMENT naming the first, also stored in *first_bad when
+ * first_bad is not NULL (SIZE_MAX when all are good); the good segments are
+ * still computed.
+ */
+
+/**
+ * Segmented scan with segments by offsets (see above): out[i] for i in
+ * segment s is the scan of in over [offsets[s], i] (inclusive) or
+ * [offsets[s], i) (exclusive). Elements outside every segment are left
+ * unchanged in out. in and out may be the same buffer.
+ */
+PRISM_API prism_status prism_segmented_scan_offsets(
+    prism_context *ctx, prism_type type, prism_op op, prism_scan_kind kind,
+    const prism_buffer *in, prism_buffer *out, size_t n, prism_type offset_type,
+    const prism_buffer *offsets, size_t num_segments, int checked,
+    size_t *first_bad);
+
+/**
+ * Segmented reduce: out[s] = the reduction with op of in over segment s
+ * (offsets as above), the identity of op (see prism_reduce) for an empty
+ * or bad segment. out holds num_segments elements of type. Queued unless
+ * checked.
+ */
+PRISM_API prism_status prism_segmented_reduce(
+    prism_context *ctx, prism_type type, prism_op op, const prism_buffer *in,
+    size_t n, prism_type offset_type, const prism_buffer *offsets,
+    size_t num_segments, prism_buffer *out, int checked, size_t *first_bad);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,8 @@
  * common.cl: prepended to every prism kernel source.
  *
  * The host specialises each program with -D options:
- *   PRISM_TYPE_{I32,U32,F32,I64,U64,F64}  the element type as kernels see it.
+ *   PRISM_TYPE_{I32,U32,F32,I64,U64,F64,U8}  the element type as kernels
+ *       see it (U8: bytes, for histograms and compaction only).
  *       Signed SUMs arrive as U32/U64: unsigned arithmetic wraps, which is
  *       the documented two's-complement result, where signed overflow would
  *       be undefined.
@@ -61,6 +62,12 @@
 #define T_LOWEST ((double)-INFINITY)
 #define T_HIGHEST ((double)INFINITY)
 #define T_IS_FLOAT 1
+#elif defined(PRISM_TYPE_U8)
+#define T uchar
+#define T_BYTES 1
+#define AS_T as_uchar
+#define T_LOWEST ((uchar)0)
+#define T_HIGHEST UCHAR_MAX
 #else
 #error "prism: no PRISM_TYPE_* option given"
 #endif

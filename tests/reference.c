@@ -102,6 +102,8 @@ void ref_scan(prism_type type, prism_op op, prism_scan_kind kind,
   case PRISM_F64:
     scan_f64(op, kind, in, out, n, tol);
     break;
+  case PRISM_U8: /* not taken by these primitives */
+    break;
   }
 }
 
@@ -157,6 +159,8 @@ static uint64_t sort_image(prism_type type, const void *keys, size_t i) {
   case PRISM_F64:
     memcpy(&b64, (const char *)keys + i * 8, 8);
     return PRISM_KEY_IMAGE_F64(b64);
+  case PRISM_U8: /* not taken by these primitives */
+    break;
   }
   return 0;
 }
@@ -213,6 +217,8 @@ void ref_format(prism_type type, const void *v, char *buf, size_t size) {
     break;
   case PRISM_F64:
     snprintf(buf, size, "%.17g", *(const double *)v);
+    break;
+  case PRISM_U8: /* not taken by these primitives */
     break;
   }
 }

@@ -137,6 +137,9 @@ void vec_fill(prism_type type, vec_pattern pattern, uint64_t seed, void *out,
     case PRISM_F64:
       ((double *)out)[i] = float_value(pattern, r, i, n, 0);
       break;
+    case PRISM_U8: /* the low byte of the u32 pattern */
+      ((uint8_t *)out)[i] = (uint8_t)int_value(PRISM_U32, pattern, r, i, n);
+      break;
     }
   }
 }

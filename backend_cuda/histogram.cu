@@ -1,0 +1,9 @@
+/* histogram: placeholder until the kernels land. */
+#include "cuda_internal.h"
+
+extern "C" prism_status
+prism__cuda_histogram(prism_context *ctx, const prism__histogram_args *args) {
+  (void)args;
+  return prism__fail(ctx, PRISM_UNSUPPORTED,
+                     "CUDA backend: histogram not built");
+}

@@ -1,0 +1,2 @@
+/* Segmented scan and reduce: placeholder until the primitive lands. */
+#include "check.h"

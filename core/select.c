@@ -1,0 +1,2 @@
+/* Stream compaction: placeholder until the primitive lands. */
+#include "check.h"

@@ -1,0 +1,1 @@
+/* segmented.cl */
