@@ -223,7 +223,8 @@ __launch_bounds__(Onesweep<KT, V>::P::BLOCK_THREADS,
 
   if (digit_thread) {
     if (tile != 0) {
-      start = lookback_digit(status, tile, digit, P::LOOKBACK_NS);
+      start = lookback_digit<P::LOOKBACK_WINDOW>(status, tile, digit,
+                                                 P::LOOKBACK_NS);
       publish_digit(status, tile, digit, STATUS_PREFIX, start + count);
     }
     if (tile == gridDim.x - 1)

@@ -37,30 +37,48 @@ __device__ __forceinline__ void publish_digit(unsigned long long *status,
 
 /*
  * Called by the thread of digit in the block of tile (> 0), after it has
- * published its aggregate. Walks back over the predecessors one at a time,
- * adding aggregates until it meets a prefix, and returns the sum: where the
- * digit's keys of this tile start in the output. Waits on an empty word
- * (pausing spin_ns between polls); tile 0 always publishes a prefix, and
- * tiles are drawn from a ticket, so every tile waited for is held by a
- * running block that publishes without waiting on this one.
+ * published its aggregate. Walks back over the predecessors, adding
+ * aggregates until it meets a prefix, and returns the sum: where the
+ * digit's keys of this tile start in the output. Each step issues the loads
+ * of WINDOW predecessors at once (independent L2 round trips, not a chain
+ * of them) and consumes them in order up to the first empty word, where it
+ * pauses (spin_ns) and reloads from there. Tile 0 always publishes a
+ * prefix, so the walk never passes it; tiles are drawn from a ticket, so
+ * every tile waited for is held by a running block that publishes without
+ * waiting on this one.
  */
+template <int WINDOW>
 __device__ __forceinline__ unsigned long long
 lookback_digit(const unsigned long long *status, unsigned tile, int digit,
                unsigned spin_ns) {
-  const volatile unsigned long long *word =
-      status + (size_t(tile) - 1) * RADIX_DIGITS + digit;
+  static_assert(WINDOW >= 1, "a look-back window holds at least one word");
+  long long pred = (long long)tile - 1; // the next word to consume
   unsigned long long exclusive = 0;
   for (;;) {
-    const unsigned long long w = *word;
-    const unsigned flag = unsigned(w >> DIGIT_STATUS_FLAG_SHIFT);
-    if (flag == STATUS_EMPTY) {
-      lookback_pause(spin_ns);
-      continue;
+    unsigned long long w[WINDOW];
+#pragma unroll
+    for (int k = 0; k < WINDOW; ++k) {
+      const volatile unsigned long long *word =
+          status + size_t(pred - k) * RADIX_DIGITS + digit;
+      // Before tile 0 nothing is read: tile 0's prefix stops the walk.
+      w[k] = pred - k >= 0 ? *word : 0ull;
     }
-    exclusive += w & DIGIT_STATUS_VALUE_MASK;
-    if (flag == STATUS_PREFIX)
-      return exclusive;
-    word -= RADIX_DIGITS;
+    int used = 0;
+#pragma unroll
+    for (int k = 0; k < WINDOW; ++k) {
+      if (used != k) // an earlier word of the window was empty
+        break;
+      const unsigned flag = unsigned(w[k] >> DIGIT_STATUS_FLAG_SHIFT);
+      if (flag == STATUS_EMPTY)
+        break;
+      exclusive += w[k] & DIGIT_STATUS_VALUE_MASK;
+      if (flag == STATUS_PREFIX)
+        return exclusive;
+      used = k + 1;
+    }
+    pred -= used;
+    if (used < WINDOW)
+      lookback_pause(spin_ns);
   }
 }
 

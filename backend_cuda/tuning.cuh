@@ -180,6 +180,9 @@ constexpr int SCAN_INIT_THREADS = 256;
 #ifndef PRISM_CUDA_SORT_LOOKBACK_NS
 #define PRISM_CUDA_SORT_LOOKBACK_NS 32
 #endif
+#ifndef PRISM_CUDA_SORT_LOOKBACK_WINDOW
+#define PRISM_CUDA_SORT_LOOKBACK_WINDOW 4
+#endif
 #ifndef PRISM_CUDA_SORT_PORTION_KEYS
 #define PRISM_CUDA_SORT_PORTION_KEYS (1u << 28)
 #endif
@@ -236,6 +239,8 @@ template <class K, class V> struct SortPolicy {
       WIDE ? PRISM_CUDA_SORT_MIN_BLOCKS_8 : PRISM_CUDA_SORT_MIN_BLOCKS_4;
   // Pause between polls of a predecessor's empty status word.
   static constexpr unsigned LOOKBACK_NS = PRISM_CUDA_SORT_LOOKBACK_NS;
+  // Predecessor status words a digit's look-back loads at once.
+  static constexpr int LOOKBACK_WINDOW = PRISM_CUDA_SORT_LOOKBACK_WINDOW;
   // Tiles of one sort_onesweep launch: a pass over more keys runs in
   // portions, so the look-back status (8 bytes per tile and digit) stays
   // bounded (~2^28 keys: 128 MiB at 4 K keys a tile).
