@@ -150,20 +150,25 @@ template <class T> struct ScanPolicy {
 constexpr int SCAN_INIT_THREADS = 256;
 
 /* Radix sort tuning (Onesweep, radix_sort.cu), overridable at build time
- * (-D) for sweeps. First guesses for the H200 (sm_90), not yet measured:
- * CUB's onesweep tiles are 256 x 21 4-byte keys (fewer for 8-byte types)
- * with the registers of 1-2 blocks per SM. Three 256 x 16 blocks per SM
- * (80 registers) spill; two do not. "Wide" policies serve 8-byte keys or
- * 8-byte values, whose tiles must fit the same registers and shared
- * memory. */
+ * (-D) for sweeps (bench/tune-cuda.sh). Measured on the H200 (sm_90), u32
+ * keys at 2^27, in ms against CUB's 3.18 (keys) and 3.74 (pairs):
+ *   256 x 16, 2 blocks/SM (96 registers)  6.63 keys, 7.23 pairs
+ *   384 x 20, 1 block/SM (123)            6.86 keys, 8.00 pairs
+ *   512 x 16, 1 block/SM (96)             6.75 keys, 7.73 pairs
+ *   512 x 12, 2 blocks/SM (64)            5.38 keys, 5.99 pairs
+ * The pass is latency-bound (ranking, look-back): the most resident
+ * threads win, so 4-byte tiles are 512 x 12 with 64 registers. The
+ * look-back window: 1 -> 4 words took keys from 7.33 to 6.63 ms; 8 gained
+ * nothing more. "Wide" policies serve 8-byte keys or 8-byte values, whose
+ * tiles must fit the same registers and shared memory (not yet swept). */
 #ifndef PRISM_CUDA_RADIX_BITS
 #define PRISM_CUDA_RADIX_BITS 8
 #endif
 #ifndef PRISM_CUDA_SORT_THREADS_4
-#define PRISM_CUDA_SORT_THREADS_4 256
+#define PRISM_CUDA_SORT_THREADS_4 512
 #endif
 #ifndef PRISM_CUDA_SORT_ITEMS_4
-#define PRISM_CUDA_SORT_ITEMS_4 16
+#define PRISM_CUDA_SORT_ITEMS_4 12
 #endif
 #ifndef PRISM_CUDA_SORT_MIN_BLOCKS_4
 #define PRISM_CUDA_SORT_MIN_BLOCKS_4 2
@@ -275,6 +280,163 @@ static_assert(MOVE_BLOCK_THREADS % WARP_THREADS == 0,
               "move blocks are whole warps (the first_bad ballot)");
 static_assert(MOVE_CHUNK_ELEMENTS % MOVE_BLOCK_THREADS == 0,
               "move chunks are whole blocks");
+
+/* Stream compaction tuning (select.cu), per element width (1, 4 or 8
+ * bytes), overridable at build time (-D) for sweeps. First guesses for the
+ * H200 (sm_90), not yet measured: tiles of 256 x 16 4-byte elements (the
+ * scan's 128 x 24 is the other candidate), 256 x 8 8-byte ones, 256 x 16
+ * bytes (one 16-byte vector per thread). Items per thread are a multiple
+ * of 4 (whole 16-byte vectors of 4- and 8-byte elements, 4-byte ones of
+ * bytes) and at most 32 (one bit each in a word). */
+#ifndef PRISM_CUDA_SELECT_THREADS_1
+#define PRISM_CUDA_SELECT_THREADS_1 256
+#endif
+#ifndef PRISM_CUDA_SELECT_ITEMS_1
+#define PRISM_CUDA_SELECT_ITEMS_1 16
+#endif
+#ifndef PRISM_CUDA_SELECT_MIN_BLOCKS_1
+#define PRISM_CUDA_SELECT_MIN_BLOCKS_1 4
+#endif
+#ifndef PRISM_CUDA_SELECT_THREADS_4
+#define PRISM_CUDA_SELECT_THREADS_4 256
+#endif
+#ifndef PRISM_CUDA_SELECT_ITEMS_4
+#define PRISM_CUDA_SELECT_ITEMS_4 16
+#endif
+#ifndef PRISM_CUDA_SELECT_MIN_BLOCKS_4
+#define PRISM_CUDA_SELECT_MIN_BLOCKS_4 4
+#endif
+#ifndef PRISM_CUDA_SELECT_THREADS_8
+#define PRISM_CUDA_SELECT_THREADS_8 256
+#endif
+#ifndef PRISM_CUDA_SELECT_ITEMS_8
+#define PRISM_CUDA_SELECT_ITEMS_8 8
+#endif
+#ifndef PRISM_CUDA_SELECT_MIN_BLOCKS_8
+#define PRISM_CUDA_SELECT_MIN_BLOCKS_8 4
+#endif
+#ifndef PRISM_CUDA_SELECT_LOOKBACK_FIRST_NS
+#define PRISM_CUDA_SELECT_LOOKBACK_FIRST_NS 1000
+#endif
+#ifndef PRISM_CUDA_SELECT_LOOKBACK_SPIN_NS
+#define PRISM_CUDA_SELECT_LOOKBACK_SPIN_NS 650
+#endif
+#ifndef PRISM_CUDA_SELECT_SINGLE_BLOCK_MAX_TILES
+#define PRISM_CUDA_SELECT_SINGLE_BLOCK_MAX_TILES 2
+#endif
+#ifndef PRISM_CUDA_SELECT_COUNT_BLOCKS_PER_SM
+#define PRISM_CUDA_SELECT_COUNT_BLOCKS_PER_SM 8
+#endif
+
+template <class T> struct SelectPolicy {
+  static constexpr int BYTES = int(sizeof(T));
+  static constexpr int BLOCK_THREADS =
+      BYTES == 1   ? PRISM_CUDA_SELECT_THREADS_1
+      : BYTES == 4 ? PRISM_CUDA_SELECT_THREADS_4
+                   : PRISM_CUDA_SELECT_THREADS_8;
+  static constexpr int ITEMS_PER_THREAD = BYTES == 1 ? PRISM_CUDA_SELECT_ITEMS_1
+                                          : BYTES == 4
+                                              ? PRISM_CUDA_SELECT_ITEMS_4
+                                              : PRISM_CUDA_SELECT_ITEMS_8;
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int MIN_BLOCKS_PER_SM =
+      BYTES == 1   ? PRISM_CUDA_SELECT_MIN_BLOCKS_1
+      : BYTES == 4 ? PRISM_CUDA_SELECT_MIN_BLOCKS_4
+                   : PRISM_CUDA_SELECT_MIN_BLOCKS_8;
+  // Inputs of up to this many tiles are compacted by select_single_block:
+  // one launch, no tile status, no init.
+  static constexpr size_t SINGLE_BLOCK_MAX_TILES =
+      PRISM_CUDA_SELECT_SINGLE_BLOCK_MAX_TILES;
+  // Look-back pauses, as ScanPolicy's.
+  static constexpr unsigned LOOKBACK_FIRST_NS =
+      PRISM_CUDA_SELECT_LOOKBACK_FIRST_NS;
+  static constexpr unsigned LOOKBACK_SPIN_NS =
+      PRISM_CUDA_SELECT_LOOKBACK_SPIN_NS;
+  static constexpr unsigned LOOKBACK_PAUSE_MIN_TILES = 500;
+
+  static_assert(ITEMS_PER_THREAD % 4 == 0 && ITEMS_PER_THREAD <= 32,
+                "select items per thread: a multiple of 4, at most 32");
+  static_assert(BLOCK_THREADS % WARP_THREADS == 0,
+                "select blocks are whole warps");
+};
+
+/* select_count (partitions only): a grid-strided count of the kept
+ * elements, SELECT_COUNT_UNROLL 16-byte loads in flight per thread, at most
+ * SELECT_COUNT_BLOCKS_PER_SM blocks per SM (one wave). */
+constexpr int SELECT_COUNT_THREADS = 256;
+constexpr int SELECT_COUNT_UNROLL = 4;
+constexpr int SELECT_COUNT_BLOCKS_PER_SM = PRISM_CUDA_SELECT_COUNT_BLOCKS_PER_SM;
+
+/* Histogram tuning (histogram.cu), overridable at build time (-D) for
+ * sweeps. First guesses for the H200 (sm_90), not yet measured:
+ * - blocks of 256 threads, each thread loading ITEMS samples a trip in
+ *   16-byte vectors (32 bytes, 64 bytes, 64 bytes in flight for 1-, 4- and
+ *   8-byte samples), counted GROUP_ITEMS at a time (the bins of a group
+ *   live in registers; the warp-wide one-bin test runs once a group);
+ * - histogram_blocks: a block's shared counters (and, for ranged
+ *   histograms, edges) take at most SMEM_BYTES; replicas of the counters
+ *   take at most REPLICA_BYTES together (256 bins: 8 replicas, 8 KiB; 1024
+ *   bins: 4, 16 KiB; 4096 bins and more: 1); up to MAX_RANGES bin ranges,
+ *   beyond that histogram_atomic;
+ * - at most BLOCKS_PER_SM blocks per SM (a wave), MIN_BLOCKS_PER_SM in the
+ *   launch bounds (64 registers a thread). */
+#ifndef PRISM_CUDA_HIST_THREADS
+#define PRISM_CUDA_HIST_THREADS 256
+#endif
+#ifndef PRISM_CUDA_HIST_ITEMS_1
+#define PRISM_CUDA_HIST_ITEMS_1 32
+#endif
+#ifndef PRISM_CUDA_HIST_ITEMS_4
+#define PRISM_CUDA_HIST_ITEMS_4 16
+#endif
+#ifndef PRISM_CUDA_HIST_ITEMS_8
+#define PRISM_CUDA_HIST_ITEMS_8 8
+#endif
+#ifndef PRISM_CUDA_HIST_GROUP_ITEMS
+#define PRISM_CUDA_HIST_GROUP_ITEMS 16
+#endif
+#ifndef PRISM_CUDA_HIST_SMEM_BYTES
+#define PRISM_CUDA_HIST_SMEM_BYTES (96 * 1024)
+#endif
+#ifndef PRISM_CUDA_HIST_REPLICA_BYTES
+#define PRISM_CUDA_HIST_REPLICA_BYTES (16 * 1024)
+#endif
+#ifndef PRISM_CUDA_HIST_MAX_REPLICAS
+#define PRISM_CUDA_HIST_MAX_REPLICAS 8
+#endif
+#ifndef PRISM_CUDA_HIST_MAX_RANGES
+#define PRISM_CUDA_HIST_MAX_RANGES 4
+#endif
+#ifndef PRISM_CUDA_HIST_BLOCKS_PER_SM
+#define PRISM_CUDA_HIST_BLOCKS_PER_SM 8
+#endif
+#ifndef PRISM_CUDA_HIST_MIN_BLOCKS_PER_SM
+#define PRISM_CUDA_HIST_MIN_BLOCKS_PER_SM 4
+#endif
+
+constexpr size_t HIST_SMEM_BYTES = PRISM_CUDA_HIST_SMEM_BYTES;
+constexpr size_t HIST_REPLICA_BYTES = PRISM_CUDA_HIST_REPLICA_BYTES;
+constexpr int HIST_MAX_REPLICAS = PRISM_CUDA_HIST_MAX_REPLICAS;
+constexpr int HIST_MAX_RANGES = PRISM_CUDA_HIST_MAX_RANGES;
+constexpr int HIST_BLOCKS_PER_SM = PRISM_CUDA_HIST_BLOCKS_PER_SM;
+constexpr int HIST_MIN_BLOCKS_PER_SM = PRISM_CUDA_HIST_MIN_BLOCKS_PER_SM;
+
+/* T: the sample type. */
+template <class T> struct HistPolicy {
+  static constexpr int BLOCK_THREADS = PRISM_CUDA_HIST_THREADS;
+  static constexpr int ITEMS = sizeof(T) == 1   ? PRISM_CUDA_HIST_ITEMS_1
+                               : sizeof(T) == 4 ? PRISM_CUDA_HIST_ITEMS_4
+                                                : PRISM_CUDA_HIST_ITEMS_8;
+  static constexpr int GROUP = ITEMS < PRISM_CUDA_HIST_GROUP_ITEMS
+                                   ? ITEMS
+                                   : PRISM_CUDA_HIST_GROUP_ITEMS;
+  static constexpr size_t TILE_ITEMS = size_t(BLOCK_THREADS) * ITEMS;
+  static_assert(ITEMS % (VECTOR_BYTES / int(sizeof(T))) == 0,
+                "histogram items fill whole 16-byte vectors");
+  static_assert(ITEMS % GROUP == 0, "histogram items are whole groups");
+  static_assert(BLOCK_THREADS % WARP_THREADS == 0,
+                "histogram blocks are whole warps");
+};
 
 } // namespace prism_cuda
 
