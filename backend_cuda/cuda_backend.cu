@@ -226,4 +226,5 @@ extern "C" const prism__backend prism__backend_cuda = {
     prism__cuda_histogram,
     prism__cuda_select,
     prism__cuda_segmented,
+    prism__cuda_bfs,
 };

@@ -55,7 +55,8 @@ prism_status prism__cuda_enter(prism_context *ctx, prism__cuda_ctx **out);
 prism_status prism__cuda_check_launch(prism_context *ctx, const char *kernel);
 
 /* Vtable members defined outside cuda_backend.cu (memory.cu, reduce.cu,
- * scan.cu, radix_sort.cu, move.cu, histogram.cu, select.cu, segmented.cu); see
+ * scan.cu, radix_sort.cu, move.cu, histogram.cu, select.cu, segmented.cu,
+ * bfs.cu); see
  * core/backend.h for their contracts. */
 prism_status prism__cuda_mem_alloc(prism_context *ctx, size_t bytes,
                                    void **native);
@@ -81,6 +82,7 @@ prism_status prism__cuda_select(prism_context *ctx,
                                 const prism__select_args *args);
 prism_status prism__cuda_segmented(prism_context *ctx,
                                    const prism__segmented_args *args);
+prism_status prism__cuda_bfs(prism_context *ctx, const prism__bfs_args *args);
 
 #ifdef __cplusplus
 }

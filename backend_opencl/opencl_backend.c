@@ -234,4 +234,5 @@ const prism__backend prism__backend_opencl = {
     .histogram = prism__cl_histogram,
     .select = prism__cl_select,
     .segmented = prism__cl_segmented,
+    .bfs = prism__cl_bfs,
 };

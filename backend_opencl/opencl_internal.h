@@ -149,6 +149,7 @@ prism_status prism__cl_select(prism_context *ctx,
                               const prism__select_args *args);
 prism_status prism__cl_segmented(prism_context *ctx,
                                  const prism__segmented_args *args);
+prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *args);
 
 /* Scratch regions start on this many bytes, whatever precedes them. */
 #define PRISM_CL_SCRATCH_ALIGN 256

@@ -168,6 +168,25 @@ typedef struct prism__segmented_args {
   size_t *first_bad;
 } prism__segmented_args;
 
+/*
+ * BFS over a device CSR (core/graph.h). core has validated the graph at
+ * creation and the source and buffers now. For an undirected graph the
+ * in-edges are the out-edges (in_offsets == offsets, in_cols == cols).
+ */
+typedef struct prism__bfs_args {
+  size_t n;                 /* vertices, >= 1, < 2^32 */
+  size_t m;                 /* directed edges */
+  const void *offsets;      /* native, n + 1 uint64 */
+  const void *cols;         /* native, m uint32 */
+  const void *in_offsets;   /* native, n + 1 uint64: the transpose's */
+  const void *in_cols;      /* native, m uint32 */
+  size_t source;            /* < n */
+  void *levels;             /* native, n int32 */
+  void *parents;            /* native, n int32, or NULL */
+  double alpha, beta;       /* prism_bfs_options */
+  prism_bfs_result *result; /* host, filled before returning */
+} prism__bfs_args;
+
 typedef struct prism__backend {
   const char *name;
   prism_backend kind;
@@ -208,6 +227,7 @@ typedef struct prism__backend {
   prism_status (*select)(prism_context *ctx, const prism__select_args *args);
   prism_status (*segmented)(prism_context *ctx,
                             const prism__segmented_args *args);
+  prism_status (*bfs)(prism_context *ctx, const prism__bfs_args *args);
 } prism__backend;
 
 #ifdef PRISM_HAVE_CUDA

@@ -543,10 +543,12 @@ PRISM_API prism_status prism_unique(prism_context *ctx, prism_type type,
 /**
  * Segmented scan of n elements, segments given by head flags: flags holds
  * n integers of flag_type (u8, i32, u32, i64 or u64); a non-zero flag
- * starts a new segment at that element, and element 0 always starts one.
- * Each segment is scanned on its own (inclusive or exclusive, with op, as
- * prism_scan). in and out may be the same buffer. Float sums follow the
- * rules of prism_scan within each segment. Queued.
+ * (any non-zero value) starts a new segment at that element, and element 0
+ * always starts one. Each segment is scanned on its own (inclusive or
+ * exclusive, with op, as prism_scan: an exclusive scan gives each segment's
+ * first element the identity). in and out may be the same buffer; flags
+ * and out may not. Float sums follow the rules of prism_scan within each
+ * segment. n = 0 is a no-op. Queued.
  */
 PRISM_API prism_status prism_segmented_scan_flags(
     prism_context *ctx, prism_type type, prism_op op, prism_scan_kind kind,
@@ -557,22 +559,38 @@ PRISM_API prism_status prism_segmented_scan_flags(
  * Segments given by offsets: offsets holds num_segments + 1 integers of
  * offset_type (u32, i32, u64 or i64); segment s is [offsets[s],
  * offsets[s + 1]), empty when the two are equal. Offsets must not decrease
- * and must lie in [0, n].
+ * and must lie in [0, n]. offsets and out must be different buffers.
+ * num_segments = 0 is a no-op (offsets still holds its one entry).
  *
- * Offsets live on the device, so they are checked there: a segment whose
- * offsets are out of order or out of [0, n] is never followed (treated as
- * empty). With checked = 0 the call is queued and says nothing about such
- * segments; with checked = 1 it waits and, if any segment was bad, returns
+ * Offsets live on the device, so they are checked there: segment s is bad
+ * when offsets[s] > offsets[s + 1], or either is negative or greater than
+ * n. A bad segment is never followed: it is treated as empty. With
+ * checked = 0 the call is queued and says nothing about bad segments; with
+ * checked = 1 it waits and, if any segment was bad, returns
  * PRISM_INVALID_ARGUMENT naming the first, also stored in *first_bad when
  * first_bad is not NULL (SIZE_MAX when all are good); the good segments are
- * still computed.
+ * still computed. Either way nothing is written outside out's n (scan) or
+ * num_segments (reduce) elements.
  */
 
 /**
  * Segmented scan with segments by offsets (see above): out[i] for i in
  * segment s is the scan of in over [offsets[s], i] (inclusive) or
  * [offsets[s], i) (exclusive). Elements outside every segment are left
- * unchanged in out. in and out may be the same buffer.
+ * unchanged in out. in and out may be the same buffer. n = 0 is a no-op
+ * (offsets are not read).
+ *
+ * Precisely: every good non-empty segment s marks a start at offsets[s]
+ * and, when offsets[s + 1] < n, an end at offsets[s + 1]. Element i is
+ * scanned from the nearest start p <= i, over [p, i] or [p, i), unless an
+ * end lies in (p, i] (a start and an end at one position count as a
+ * start); every other element of out is left unchanged. When the offsets
+ * do not decrease, the starts and ends are the bounds of the good
+ * segments, so each good segment is scanned exactly and nothing outside
+ * them is written, whatever the bad segments at either end hold. When they
+ * decrease somewhere (a bad segment), good segments may overlap: an
+ * element then goes with the good segment that starts last at or before
+ * it, cut short where any good segment ends.
  */
 PRISM_API prism_status prism_segmented_scan_offsets(
     prism_context *ctx, prism_type type, prism_op op, prism_scan_kind kind,
@@ -583,13 +601,173 @@ PRISM_API prism_status prism_segmented_scan_offsets(
 /**
  * Segmented reduce: out[s] = the reduction with op of in over segment s
  * (offsets as above), the identity of op (see prism_reduce) for an empty
- * or bad segment. out holds num_segments elements of type. Queued unless
+ * or bad segment. Each good segment is reduced exactly as prism_reduce
+ * would, even where bad segments make others overlap it. out holds
+ * num_segments elements of type and is a buffer of its own (neither in
+ * nor offsets). n may be 0 (every good segment is then empty). Float sums
+ * follow the rules of prism_reduce within each segment. Queued unless
  * checked.
  */
 PRISM_API prism_status prism_segmented_reduce(
     prism_context *ctx, prism_type type, prism_op op, const prism_buffer *in,
     size_t n, prism_type offset_type, const prism_buffer *offsets,
     size_t num_segments, prism_buffer *out, int checked, size_t *first_bad);
+
+/* ------------------------------------------------------------------------ */
+/* Graphs: host CSR, loaders, generators                                     */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A graph in compressed sparse row form, in host memory: the out-edges of
+ * vertex v are col_indices[row_offsets[v] .. row_offsets[v + 1]).
+ * row_offsets has num_vertices + 1 entries, col_indices num_edges. An
+ * undirected graph lists each edge in both directions (a self loop once).
+ * Self loops and duplicate edges are allowed. Fill one yourself to wrap
+ * your own arrays, or get one from a loader or a generator (then release
+ * it with prism_csr_free).
+ */
+typedef struct prism_csr {
+  size_t num_vertices; /* < 2^32 (column indices are 32-bit) */
+  size_t num_edges;    /* directed edges: entries of col_indices */
+  uint64_t *row_offsets;
+  uint32_t *col_indices;
+  int directed; /* 0: symmetric (each edge listed both ways) */
+} prism_csr;
+
+/** Release the arrays of a CSR made by prism (loaders, generators) and zero
+ * it. Accepts NULL and an already-freed CSR. */
+PRISM_API void prism_csr_free(prism_csr *csr);
+
+/**
+ * Check a CSR as prism_graph_create does: row_offsets[0] = 0, never
+ * decreasing, row_offsets[num_vertices] = num_edges, every column index
+ * < num_vertices. PRISM_INVALID_ARGUMENT names the first bad position;
+ * the message is in prism_last_error().
+ */
+PRISM_API prism_status prism_csr_validate(const prism_csr *csr);
+
+/** Graph file formats. AUTO picks MATRIX_MARKET for files that start with
+ * "%%MatrixMarket", else EDGE_LIST. */
+typedef enum prism_graph_format {
+  PRISM_GRAPH_AUTO = 0,
+  PRISM_GRAPH_MATRIX_MARKET = 1,
+  PRISM_GRAPH_EDGE_LIST = 2
+} prism_graph_format;
+
+/** Loader options; fill with prism_load_options_init. */
+typedef struct prism_load_options {
+  prism_graph_format format;
+  /** Edge lists: index of the first vertex, 0 (default) or 1. Matrix
+   * Market is 1-based by definition. */
+  int index_base;
+  /** 1: add the reverse of every edge, so the graph is undirected (a
+   * Matrix Market "symmetric" file is undirected either way). Default 0:
+   * a general file or an edge list is directed. */
+  int symmetrize;
+  /** Refuse files that declare or hold more vertices or edges than this
+   * (default 2^32 - 1 vertices, 2^34 edges): the loader never allocates
+   * for sizes a file merely claims. */
+  size_t max_vertices, max_edges;
+} prism_load_options;
+
+/** Defaults: AUTO, 0-based edge lists, no symmetrising, the limits above. */
+PRISM_API void prism_load_options_init(prism_load_options *options);
+
+/**
+ * Load a graph file into a host CSR (sorted by source; each row in file
+ * order). Matrix Market: "coordinate" matrices with "pattern", "integer"
+ * or "real" values (ignored) and "general" or "symmetric" structure; a
+ * square matrix of size rows x rows. Edge lists (SNAP style): lines of two
+ * whitespace-separated vertex ids; '#' and '%' start comment lines; the
+ * vertex count is the largest id + 1. A malformed file gives
+ * PRISM_INVALID_ARGUMENT with the line number and what was expected; a file
+ * that cannot be read, PRISM_INVALID_ARGUMENT naming the path and the
+ * system's reason. Messages are in prism_last_error(). On failure *out is
+ * zeroed.
+ */
+PRISM_API prism_status prism_csr_load(const char *path,
+                                      const prism_load_options *options,
+                                      prism_csr *out);
+
+/** Write a CSR as a Matrix Market "coordinate pattern" file: "general"
+ * for a directed graph, "symmetric" (each undirected edge once) otherwise.
+ * Loading it back gives the same graph. */
+PRISM_API prism_status prism_csr_save_matrix_market(const prism_csr *csr,
+                                                    const char *path);
+
+/**
+ * Generators (undirected; rows sorted by neighbour).
+ * - RMAT / Kronecker as Graph500 specifies it: 2^scale vertices,
+ *   edge_factor * 2^scale generated edges with A, B, C = 0.57, 0.19, 0.19,
+ *   vertex labels scrambled, from seed (the same seed gives the same graph
+ *   everywhere). Self loops and duplicates are kept, as Graph500 keeps them.
+ * - grid: width x height 4-neighbour grid, vertex (x, y) = y * width + x.
+ * - path: n vertices, i -- i + 1.
+ * - star: n vertices, 0 -- i for every i > 0.
+ */
+PRISM_API prism_status prism_csr_rmat(unsigned scale, unsigned edge_factor,
+                                      uint64_t seed, prism_csr *out);
+PRISM_API prism_status prism_csr_grid(size_t width, size_t height,
+                                      prism_csr *out);
+PRISM_API prism_status prism_csr_path(size_t n, prism_csr *out);
+PRISM_API prism_status prism_csr_star(size_t n, prism_csr *out);
+
+/* ------------------------------------------------------------------------ */
+/* Graphs on the device and BFS                                              */
+/* ------------------------------------------------------------------------ */
+
+typedef struct prism_graph_s prism_graph;
+
+/**
+ * Copy a CSR to the device of ctx. The CSR is validated first (see
+ * prism_csr_validate; the error names the first bad position) and may be
+ * freed afterwards. A directed graph also gets its transpose (in-edges),
+ * which bottom-up BFS steps need. num_vertices must be at least 1.
+ */
+PRISM_API prism_status prism_graph_create(prism_context *ctx,
+                                          const prism_csr *csr,
+                                          prism_graph **out);
+
+/** Release a graph (after the context's queued work). Accepts NULL. */
+PRISM_API void prism_graph_destroy(prism_graph *graph);
+
+PRISM_API size_t prism_graph_vertices(const prism_graph *graph);
+PRISM_API size_t prism_graph_edges(const prism_graph *graph);
+
+/** BFS options; fill with prism_bfs_options_init. */
+typedef struct prism_bfs_options {
+  /** Direction-optimising switch (Beamer et al. 2012): go bottom-up when
+   * the frontier's out-edges exceed the unvisited vertices' edges / alpha,
+   * back top-down when the frontier holds fewer than n / beta vertices.
+   * Defaults 15 and 18. alpha = 0 keeps every step top-down. */
+  double alpha, beta;
+} prism_bfs_options;
+
+PRISM_API void prism_bfs_options_init(prism_bfs_options *options);
+
+/** What a BFS found. */
+typedef struct prism_bfs_result {
+  size_t levels;  /* levels reached: 1 + the largest level */
+  size_t reached; /* vertices reached, the source included */
+  /* Edges of the reached component: the sum of the reached vertices'
+   * out-degrees (for an undirected graph, twice the undirected edges,
+   * self loops once). What TEPS counts are made from. */
+  size_t reached_edges;
+} prism_bfs_result;
+
+/**
+ * Breadth-first search from source: levels (num_vertices int32) gets each
+ * vertex's distance from source in edges, -1 where unreached. parents, when
+ * not NULL (num_vertices int32), gets a BFS tree: parents[source] = source,
+ * parents[v] = a vertex u with level[u] = level[v] - 1 and an edge u -> v,
+ * -1 where unreached. options may be NULL for the defaults. Waits for the
+ * device and fills *result when result is not NULL.
+ */
+PRISM_API prism_status prism_bfs(prism_context *ctx, const prism_graph *graph,
+                                 size_t source, prism_buffer *levels,
+                                 prism_buffer *parents,
+                                 const prism_bfs_options *options,
+                                 prism_bfs_result *result);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,2 @@
+/* BFS: placeholder until it lands. */
+#include "graph.h"

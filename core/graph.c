@@ -1,0 +1,2 @@
+/* Device graphs: placeholder until they land. */
+#include "graph.h"

@@ -1,0 +1,2 @@
+/* Graph generators: placeholder until they land. */
+#include "error.h"

@@ -1,0 +1,2 @@
+/* Graph loaders: placeholder until they land. */
+#include "error.h"
