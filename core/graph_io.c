@@ -1,2 +1,942 @@
-/* Graph loaders: placeholder until they land. */
+/*
+ * Graph files: Matrix Market and SNAP-style edge lists into a host CSR, and
+ * a CSR out as Matrix Market.
+ *
+ * The loaders trust nothing a file says about its size. Entries go into an
+ * array that grows (doubling) as they arrive, within options->max_edges; a
+ * declared count is checked against the limits and against what came, and
+ * never allocated for. Every vertex id is checked (against the declared rows,
+ * or options->max_vertices) before it is kept. Lines are read through one fixed
+ * buffer: a data line longer than IO_LINE_MAX is an error, a comment line may
+ * be any length. Errors name the line and what was expected there.
+ */
+#include "csr.h"
 #include "error.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IO_CHUNK (1u << 20)       /* bytes read at a time */
+#define IO_LINE_MAX (1u << 16)    /* longest data line */
+#define IO_FIRST_EDGES (1u << 16) /* first allocation, whatever is declared */
+#define IO_SHOWN_PATH 160         /* a longer path shows its tail in messages */
+#define IO_SHOWN_TOKEN 40         /* a longer token shows its head */
+
+static const char load_fn[] = "prism_csr_load";
+static const char save_fn[] = "prism_csr_save_matrix_market";
+
+/* ---- Messages ------------------------------------------------------------ */
+
+static const char *shown_path(const char *path) {
+  size_t len = strlen(path);
+  return len > IO_SHOWN_PATH ? path + (len - IO_SHOWN_PATH) : path;
+}
+
+/* "fn: cannot <verb> 'path': reason" */
+static prism_status path_fail(const char *fn, const char *verb,
+                              const char *path, int err) {
+  return prism__fail(NULL, PRISM_INVALID_ARGUMENT, "%s: cannot %s '%s%s': %s",
+                     fn, verb, strlen(path) > IO_SHOWN_PATH ? "..." : "",
+                     shown_path(path), strerror(err));
+}
+
+/* fopen(path, mode) and an IO_CHUNK buffer; on failure neither. */
+static prism_status open_buffered(const char *path, const char *mode,
+                                  const char *fn, const char *verb, FILE **f,
+                                  char **buf) {
+  *buf = malloc(IO_CHUNK);
+  if (!*buf)
+    return prism__fail(NULL, PRISM_OUT_OF_MEMORY,
+                       "%s: cannot allocate an I/O buffer", fn);
+  *f = fopen(path, mode);
+  if (!*f) {
+    int err = errno;
+    free(*buf);
+    *buf = NULL;
+    return path_fail(fn, verb, path, err);
+  }
+  return PRISM_OK;
+}
+
+/* A token as messages show it: quoted, unprintable bytes as \xNN, long
+ * tokens cut. An empty token is the end of the line. */
+static const char *shown_token(const char *tok, size_t len, char *buf,
+                               size_t size) {
+  if (len == 0)
+    return "end of line";
+  size_t o = 0;
+  buf[o++] = '\'';
+  for (size_t i = 0; i < len && i < IO_SHOWN_TOKEN && o + 8 < size; i++) {
+    unsigned char c = (unsigned char)tok[i];
+    if (c >= 0x20 && c < 0x7F)
+      buf[o++] = (char)c;
+    else
+      o += (size_t)snprintf(buf + o, size - o, "\\x%02X", c);
+  }
+  if (len > IO_SHOWN_TOKEN && o + 4 < size) {
+    memcpy(buf + o, "...", 3);
+    o += 3;
+  }
+  buf[o++] = '\'';
+  buf[o] = '\0';
+  return buf;
+}
+
+/* ---- Reading lines ------------------------------------------------------- */
+
+typedef struct reader {
+  FILE *f;
+  const char *path;
+  const char *comments; /* characters that start a comment line */
+  char *buf;            /* IO_CHUNK bytes; unread bytes are [begin, end) */
+  size_t begin, end;
+  int eof;
+  uint64_t line; /* number of the line last returned */
+} reader;
+
+static prism_status io_fail(const reader *r, uint64_t line, prism_status st,
+                            const char *fmt, ...) PRISM__PRINTF(4, 5);
+
+static prism_status io_fail(const reader *r, uint64_t line, prism_status st,
+                            const char *fmt, ...) {
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  return prism__fail(NULL, st, "%s: %s%s: line %llu: %s", load_fn,
+                     strlen(r->path) > IO_SHOWN_PATH ? "..." : "",
+                     shown_path(r->path), (unsigned long long)line, what);
+}
+
+static int is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Read more after the unread bytes (moved to the front). */
+static prism_status reader_fill(reader *r) {
+  if (r->begin > 0) {
+    memmove(r->buf, r->buf + r->begin, r->end - r->begin);
+    r->end -= r->begin;
+    r->begin = 0;
+  }
+  size_t got = fread(r->buf + r->end, 1, IO_CHUNK - r->end, r->f);
+  r->end += got;
+  if (got == 0) {
+    if (ferror(r->f))
+      return path_fail(load_fn, "read", r->path, errno ? errno : EIO);
+    r->eof = 1;
+  }
+  return PRISM_OK;
+}
+
+static int starts_comment(const reader *r, const char *s, size_t len) {
+  size_t i = 0;
+  while (i < len && is_blank(s[i]))
+    i++;
+  return i < len && strchr(r->comments, s[i]) != NULL;
+}
+
+/* Drop the rest of an over-long comment line, up to its newline. */
+static prism_status skip_line(reader *r) {
+  for (;;) {
+    char *nl = memchr(r->buf + r->begin, '\n', r->end - r->begin);
+    if (nl) {
+      r->begin = (size_t)(nl - r->buf) + 1;
+      return PRISM_OK;
+    }
+    r->begin = r->end;
+    if (r->eof)
+      return PRISM_OK;
+    prism_status st = reader_fill(r);
+    if (st != PRISM_OK)
+      return st;
+  }
+}
+
+static prism_status line_too_long(const reader *r) {
+  return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                 "line longer than %u bytes; expected a short data line",
+                 IO_LINE_MAX);
+}
+
+/* The next line without its '\n' (a last line may lack one). *got is 0 at
+ * the end of the file. */
+static prism_status next_line(reader *r, const char **s, size_t *len,
+                              int *got) {
+  for (;;) {
+    size_t avail = r->end - r->begin;
+    char *head = r->buf + r->begin;
+    char *nl = memchr(head, '\n', avail);
+    if (nl || (r->eof && avail > 0)) {
+      *s = head;
+      *len = nl ? (size_t)(nl - head) : avail;
+      r->begin += nl ? *len + 1 : avail;
+      r->line++;
+      *got = 1;
+      if (*len > IO_LINE_MAX && !starts_comment(r, head, *len))
+        return line_too_long(r);
+      return PRISM_OK;
+    }
+    if (r->eof) {
+      *got = 0;
+      return PRISM_OK;
+    }
+    prism_status st;
+    if (avail > IO_LINE_MAX) {
+      r->line++;
+      if (!starts_comment(r, head, avail))
+        return line_too_long(r);
+      if ((st = skip_line(r)) != PRISM_OK)
+        return st;
+      continue;
+    }
+    if ((st = reader_fill(r)) != PRISM_OK)
+      return st;
+  }
+}
+
+/* ---- Tokens -------------------------------------------------------------- */
+
+typedef struct cursor {
+  const char *p, *end;
+} cursor;
+
+/* The next whitespace-separated token; len 0 at the end of the line. */
+static void next_token(cursor *c, const char **tok, size_t *len) {
+  while (c->p < c->end && is_blank(*c->p))
+    c->p++;
+  *tok = c->p;
+  while (c->p < c->end && !is_blank(*c->p))
+    c->p++;
+  *len = (size_t)(c->p - *tok);
+}
+
+static int is_blank_line(const char *s, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (!is_blank(s[i]))
+      return 0;
+  return 1;
+}
+
+static int token_is(const char *tok, size_t len, const char *word) {
+  size_t i = 0;
+  for (; i < len && word[i]; i++) {
+    char a = tok[i], b = word[i];
+    if (a >= 'A' && a <= 'Z')
+      a = (char)(a - 'A' + 'a');
+    if (a != b)
+      return 0;
+  }
+  return i == len && word[i] == '\0';
+}
+
+typedef enum number_kind {
+  NUMBER_OK,
+  NUMBER_BAD,
+  NUMBER_NEGATIVE,
+  NUMBER_TOO_LARGE
+} number_kind;
+
+/* A non-negative decimal integer. */
+static number_kind parse_u64(const char *tok, size_t len, uint64_t *value) {
+  if (len == 0)
+    return NUMBER_BAD;
+  size_t i = tok[0] == '+' || tok[0] == '-';
+  if (i == len)
+    return NUMBER_BAD;
+  uint64_t v = 0;
+  int big = 0;
+  for (size_t k = i; k < len; k++) {
+    if (tok[k] < '0' || tok[k] > '9')
+      return NUMBER_BAD;
+    unsigned d = (unsigned)(tok[k] - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      big = 1;
+    else
+      v = v * 10 + d;
+  }
+  if (tok[0] == '-' && (v != 0 || big))
+    return NUMBER_NEGATIVE;
+  *value = v;
+  return big ? NUMBER_TOO_LARGE : NUMBER_OK;
+}
+
+static size_t skip_digits(const char *tok, size_t len, size_t i) {
+  while (i < len && tok[i] >= '0' && tok[i] <= '9')
+    i++;
+  return i;
+}
+
+/* [+-]digits */
+static int is_integer(const char *tok, size_t len) {
+  size_t i = len > 0 && (tok[0] == '+' || tok[0] == '-');
+  return i < len && skip_digits(tok, len, i) == len;
+}
+
+/* A decimal floating-point number as C's strtod reads it (without hex),
+ * inf, infinity or nan; checked by hand so the locale cannot matter. */
+static int is_real(const char *tok, size_t len) {
+  size_t i = len > 0 && (tok[0] == '+' || tok[0] == '-');
+  if (token_is(tok + i, len - i, "inf") ||
+      token_is(tok + i, len - i, "infinity") ||
+      token_is(tok + i, len - i, "nan"))
+    return 1;
+  size_t int_end = skip_digits(tok, len, i), digits = int_end - i;
+  i = int_end;
+  if (i < len && tok[i] == '.') {
+    size_t frac_end = skip_digits(tok, len, i + 1);
+    digits += frac_end - (i + 1);
+    i = frac_end;
+  }
+  if (digits == 0)
+    return 0;
+  if (i < len && (tok[i] == 'e' || tok[i] == 'E')) {
+    i++;
+    if (i < len && (tok[i] == '+' || tok[i] == '-'))
+      i++;
+    size_t exp_end = skip_digits(tok, len, i);
+    if (exp_end == i)
+      return 0;
+    i = exp_end;
+  }
+  return i == len;
+}
+
+/* ---- Edges as they arrive ------------------------------------------------ */
+
+typedef struct edge_store {
+  uint32_t *pairs; /* count x (source, target) */
+  size_t count, capacity;
+  size_t loops;     /* self loops among them */
+  int both_ways;    /* each pair is also its reverse (a self loop once) */
+  size_t max_edges; /* on directed edges */
+} edge_store;
+
+static size_t store_edges(const edge_store *s) {
+  return s->both_ways ? 2 * s->count - s->loops : s->count;
+}
+
+static prism_status store_add(edge_store *s, const reader *r, uint32_t u,
+                              uint32_t v) {
+  size_t adds = s->both_ways && u != v ? 2 : 1;
+  if (store_edges(s) + adds > s->max_edges)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "more than options->max_edges = %zu edges", s->max_edges);
+  if (s->count == s->capacity) {
+    size_t cap =
+        s->capacity < IO_FIRST_EDGES ? IO_FIRST_EDGES : s->capacity * 2;
+    if (cap > SIZE_MAX / (2 * sizeof *s->pairs))
+      cap = SIZE_MAX / (2 * sizeof *s->pairs);
+    uint32_t *grown = cap > s->capacity
+                          ? realloc(s->pairs, cap * 2 * sizeof *s->pairs)
+                          : NULL;
+    if (!grown)
+      return io_fail(r, r->line, PRISM_OUT_OF_MEMORY,
+                     "cannot hold more than %zu entries in memory",
+                     s->capacity);
+    s->pairs = grown;
+    s->capacity = cap;
+  }
+  s->pairs[2 * s->count] = u;
+  s->pairs[2 * s->count + 1] = v;
+  s->count++;
+  s->loops += u == v;
+  return PRISM_OK;
+}
+
+/* The CSR of the stored edges, sorted by source, each row in arrival
+ * order (a pair's reverse arrives with it). */
+static prism_status store_to_csr(const edge_store *s, size_t n, int directed,
+                                 prism_csr *out) {
+  prism_status st = prism__csr_alloc(n, store_edges(s), directed, load_fn, out);
+  if (st != PRISM_OK)
+    return st;
+  uint64_t *off = out->row_offsets;
+  uint32_t *col = out->col_indices;
+  const uint32_t *p = s->pairs;
+  memset(off, 0, (n + 1) * sizeof *off);
+  for (size_t i = 0; i < s->count; i++) {
+    off[p[2 * i] + 1]++;
+    if (s->both_ways && p[2 * i] != p[2 * i + 1])
+      off[p[2 * i + 1] + 1]++;
+  }
+  for (size_t v = 0; v < n; v++)
+    off[v + 1] += off[v];
+  /* off[v] walks row v; afterwards it holds row v + 1's start. */
+  for (size_t i = 0; i < s->count; i++) {
+    uint32_t u = p[2 * i], v = p[2 * i + 1];
+    col[off[u]++] = v;
+    if (s->both_ways && u != v)
+      col[off[v]++] = u;
+  }
+  for (size_t v = n; v > 0; v--)
+    off[v] = off[v - 1];
+  off[0] = 0;
+  return PRISM_OK;
+}
+
+/* ---- Matrix Market ------------------------------------------------------- */
+
+static const char mm_banner_expected[] =
+    "the banner '%%MatrixMarket matrix coordinate ...'";
+
+typedef enum mm_field { MM_PATTERN, MM_INTEGER, MM_REAL } mm_field;
+
+typedef struct limits {
+  size_t max_vertices, max_edges;
+} limits;
+
+/* The first non-blank line; *got 0 at the end of the file. */
+static prism_status next_content_line(reader *r, cursor *c, int skip_comments,
+                                      int *got) {
+  for (;;) {
+    const char *s = NULL;
+    size_t len = 0;
+    prism_status st = next_line(r, &s, &len, got);
+    if (st != PRISM_OK || !*got)
+      return st;
+    if (is_blank_line(s, len) || (skip_comments && starts_comment(r, s, len)))
+      continue;
+    c->p = s;
+    c->end = s + len;
+    return PRISM_OK;
+  }
+}
+
+/* As next_content_line, where the end of the file is an error: what was
+ * expected is named. */
+static prism_status require_line(reader *r, cursor *c, int skip_comments,
+                                 const char *what) {
+  int got;
+  prism_status st = next_content_line(r, c, skip_comments, &got);
+  if (st == PRISM_OK && !got)
+    return io_fail(r, r->line + 1, PRISM_INVALID_ARGUMENT,
+                   "expected %s, found end of file", what);
+  return st;
+}
+
+static prism_status mm_word(reader *r, cursor *c, const char *what,
+                            const char **tok, size_t *len) {
+  next_token(c, tok, len);
+  if (*len == 0)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "expected %s in the banner, found end of line", what);
+  return PRISM_OK;
+}
+
+static prism_status mm_banner_line(reader *r, mm_field *field, int *symmetric) {
+  cursor c;
+  char shown[64];
+  const char *tok;
+  size_t len;
+  prism_status st = require_line(r, &c, 0, mm_banner_expected);
+  if (st != PRISM_OK)
+    return st;
+  next_token(&c, &tok, &len);
+  if (!token_is(tok, len, "%%matrixmarket"))
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT, "expected %s, found %s",
+                   mm_banner_expected,
+                   shown_token(tok, len, shown, sizeof shown));
+  if ((st = mm_word(r, &c, "the object ('matrix')", &tok, &len)) != PRISM_OK)
+    return st;
+  if (!token_is(tok, len, "matrix"))
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "expected the object 'matrix', found %s",
+                   shown_token(tok, len, shown, sizeof shown));
+  if ((st = mm_word(r, &c, "the format ('coordinate')", &tok, &len)) !=
+      PRISM_OK)
+    return st;
+  if (token_is(tok, len, "array"))
+    return io_fail(r, r->line, PRISM_UNSUPPORTED,
+                   "'array' (dense) matrices are not supported; expected "
+                   "'coordinate'");
+  if (!token_is(tok, len, "coordinate"))
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "expected the format 'coordinate', found %s",
+                   shown_token(tok, len, shown, sizeof shown));
+  if ((st = mm_word(r, &c, "the field (pattern, integer or real)", &tok,
+                    &len)) != PRISM_OK)
+    return st;
+  if (token_is(tok, len, "pattern"))
+    *field = MM_PATTERN;
+  else if (token_is(tok, len, "integer"))
+    *field = MM_INTEGER;
+  else if (token_is(tok, len, "real") || token_is(tok, len, "double"))
+    *field = MM_REAL;
+  else if (token_is(tok, len, "complex"))
+    return io_fail(r, r->line, PRISM_UNSUPPORTED,
+                   "'complex' matrices are not supported; expected the "
+                   "field pattern, integer or real");
+  else
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "expected the field pattern, integer or real, found %s",
+                   shown_token(tok, len, shown, sizeof shown));
+  if ((st = mm_word(r, &c, "the symmetry (general or symmetric)", &tok,
+                    &len)) != PRISM_OK)
+    return st;
+  if (token_is(tok, len, "general") || token_is(tok, len, "symmetric"))
+    *symmetric = token_is(tok, len, "symmetric");
+  else if (token_is(tok, len, "skew-symmetric") ||
+           token_is(tok, len, "hermitian"))
+    return io_fail(r, r->line, PRISM_UNSUPPORTED,
+                   "%s matrices are not supported; expected the symmetry "
+                   "general or symmetric",
+                   shown_token(tok, len, shown, sizeof shown));
+  else
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "expected the symmetry general or symmetric, found %s",
+                   shown_token(tok, len, shown, sizeof shown));
+  next_token(&c, &tok, &len);
+  if (len > 0)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "expected the end of the banner, found %s",
+                   shown_token(tok, len, shown, sizeof shown));
+  return PRISM_OK;
+}
+
+/* A non-negative integer token of the line at c, for what. */
+static prism_status read_count(reader *r, cursor *c, const char *what,
+                               uint64_t *value) {
+  char shown[64];
+  const char *tok;
+  size_t len;
+  next_token(c, &tok, &len);
+  switch (parse_u64(tok, len, value)) {
+  case NUMBER_OK:
+    return PRISM_OK;
+  case NUMBER_TOO_LARGE:
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "%s %s is too large; expected at most %llu", what,
+                   shown_token(tok, len, shown, sizeof shown),
+                   (unsigned long long)UINT64_MAX);
+  case NUMBER_NEGATIVE:
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "%s %s is negative; expected a non-negative integer", what,
+                   shown_token(tok, len, shown, sizeof shown));
+  default:
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "expected %s (a non-negative integer), found %s", what,
+                   shown_token(tok, len, shown, sizeof shown));
+  }
+}
+
+static prism_status expect_end(reader *r, cursor *c, const char *instead) {
+  char shown[64];
+  const char *tok;
+  size_t len;
+  next_token(c, &tok, &len);
+  if (len == 0)
+    return PRISM_OK;
+  return io_fail(r, r->line, PRISM_INVALID_ARGUMENT, "expected %s, found %s",
+                 instead, shown_token(tok, len, shown, sizeof shown));
+}
+
+static prism_status mm_size_line(reader *r, const limits *lim, uint64_t *rows,
+                                 uint64_t *entries, uint64_t *line) {
+  cursor c;
+  uint64_t cols;
+  prism_status st =
+      require_line(r, &c, 1, "the size line 'rows columns entries'");
+  if (st != PRISM_OK)
+    return st;
+  *line = r->line;
+  if ((st = read_count(r, &c, "the number of rows", rows)) != PRISM_OK ||
+      (st = read_count(r, &c, "the number of columns", &cols)) != PRISM_OK ||
+      (st = read_count(r, &c, "the number of entries", entries)) != PRISM_OK ||
+      (st = expect_end(r, &c, "the end of the size line")) != PRISM_OK)
+    return st;
+  if (*rows != cols)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "the matrix is %llu x %llu; expected a square matrix "
+                   "(rows = columns) for a graph",
+                   (unsigned long long)*rows, (unsigned long long)cols);
+  if (*rows > lim->max_vertices)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "%llu rows; expected at most %zu vertices "
+                   "(options->max_vertices, at most 2^32 - 1)",
+                   (unsigned long long)*rows, lim->max_vertices);
+  if (*entries > lim->max_edges)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "%llu entries declared; expected at most "
+                   "options->max_edges = %zu",
+                   (unsigned long long)*entries, lim->max_edges);
+  return PRISM_OK;
+}
+
+/* A 1-based index token, within [1, rows]; *index is 0-based. */
+static prism_status mm_index(reader *r, cursor *c, const char *what,
+                             uint64_t rows, uint32_t *index) {
+  char shown[64];
+  const char *tok;
+  size_t len;
+  uint64_t v = 0;
+  next_token(c, &tok, &len);
+  number_kind k = parse_u64(tok, len, &v);
+  if (k == NUMBER_BAD || k == NUMBER_NEGATIVE)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "expected %s (an integer from 1 to %llu), found %s", what,
+                   (unsigned long long)rows,
+                   shown_token(tok, len, shown, sizeof shown));
+  if (k == NUMBER_TOO_LARGE || v == 0 || v > rows)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "%s %s is out of range; expected 1 to %llu (Matrix "
+                   "Market indices start at 1)",
+                   what, shown_token(tok, len, shown, sizeof shown),
+                   (unsigned long long)rows);
+  *index = (uint32_t)(v - 1);
+  return PRISM_OK;
+}
+
+static prism_status mm_value(reader *r, cursor *c, mm_field field) {
+  char shown[64];
+  const char *tok;
+  size_t len;
+  if (field == MM_PATTERN)
+    return expect_end(r, c, "the end of a pattern entry ('row column')");
+  next_token(c, &tok, &len);
+  int ok = field == MM_INTEGER ? is_integer(tok, len) : is_real(tok, len);
+  if (!ok)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "expected the entry's value (%s), found %s",
+                   field == MM_INTEGER ? "an integer" : "a real number",
+                   shown_token(tok, len, shown, sizeof shown));
+  return expect_end(r, c, "the end of the entry ('row column value')");
+}
+
+static prism_status load_matrix_market(reader *r, const limits *lim,
+                                       int symmetrize, prism_csr *out) {
+  mm_field field = MM_PATTERN;
+  int symmetric = 0;
+  uint64_t rows = 0, declared = 0, size_line = 0;
+  prism_status st = mm_banner_line(r, &field, &symmetric);
+  if (st != PRISM_OK ||
+      (st = mm_size_line(r, lim, &rows, &declared, &size_line)) != PRISM_OK)
+    return st;
+  edge_store s = {NULL, 0, 0, 0, symmetric || symmetrize, lim->max_edges};
+  for (;;) {
+    cursor c;
+    int got;
+    uint32_t u, v;
+    if ((st = next_content_line(r, &c, 1, &got)) != PRISM_OK)
+      break;
+    if (!got) {
+      if (s.count < declared)
+        st = io_fail(r, r->line + 1, PRISM_INVALID_ARGUMENT,
+                     "expected entry %zu of the %llu declared on line %llu, "
+                     "found end of file",
+                     s.count + 1, (unsigned long long)declared,
+                     (unsigned long long)size_line);
+      break;
+    }
+    if (s.count == declared) {
+      st = io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "more entries than the %llu declared on line %llu; "
+                   "expected end of file",
+                   (unsigned long long)declared, (unsigned long long)size_line);
+      break;
+    }
+    if ((st = mm_index(r, &c, "a row index", rows, &u)) != PRISM_OK ||
+        (st = mm_index(r, &c, "a column index", rows, &v)) != PRISM_OK ||
+        (st = mm_value(r, &c, field)) != PRISM_OK ||
+        (st = store_add(&s, r, u, v)) != PRISM_OK)
+      break;
+  }
+  if (st == PRISM_OK)
+    st = store_to_csr(&s, (size_t)rows, !s.both_ways, out);
+  free(s.pairs);
+  return st;
+}
+
+/* ---- Edge lists ---------------------------------------------------------- */
+
+static prism_status edge_id(reader *r, cursor *c, const char *what, int base,
+                            const limits *lim, uint32_t *id) {
+  char shown[64];
+  const char *tok;
+  size_t len;
+  uint64_t v = 0;
+  next_token(c, &tok, &len);
+  number_kind k = parse_u64(tok, len, &v);
+  if (k == NUMBER_BAD)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "expected %s (a non-negative integer), found %s", what,
+                   shown_token(tok, len, shown, sizeof shown));
+  if (k == NUMBER_NEGATIVE)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "%s %s is negative; expected a non-negative integer", what,
+                   shown_token(tok, len, shown, sizeof shown));
+  if (k == NUMBER_OK && v < (uint64_t)base)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "%s 0 in a 1-based edge list (options->index_base = 1); "
+                   "expected ids from 1",
+                   what);
+  if (k == NUMBER_TOO_LARGE || v - (uint64_t)base >= lim->max_vertices)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "%s %s is out of range; expected at most %zu vertices "
+                   "(options->max_vertices, at most 2^32 - 1)",
+                   what, shown_token(tok, len, shown, sizeof shown),
+                   lim->max_vertices);
+  *id = (uint32_t)(v - (uint64_t)base);
+  return PRISM_OK;
+}
+
+/* Further columns (weights, timestamps) are numbers, ignored. */
+static prism_status edge_extra(reader *r, cursor *c) {
+  char shown[64];
+  for (;;) {
+    const char *tok;
+    size_t len;
+    next_token(c, &tok, &len);
+    if (len == 0)
+      return PRISM_OK;
+    if (!is_real(tok, len))
+      return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                     "expected end of line (or a number: a weight), found %s",
+                     shown_token(tok, len, shown, sizeof shown));
+  }
+}
+
+static prism_status load_edge_list(reader *r, const limits *lim, int base,
+                                   int symmetrize, prism_csr *out) {
+  edge_store s = {NULL, 0, 0, 0, symmetrize, lim->max_edges};
+  uint32_t max_id = 0;
+  prism_status st;
+  for (;;) {
+    cursor c;
+    int got;
+    uint32_t u, v;
+    if ((st = next_content_line(r, &c, 0, &got)) != PRISM_OK)
+      break;
+    if (!got) {
+      if (s.count == 0)
+        st = io_fail(r, r->line + 1, PRISM_INVALID_ARGUMENT,
+                     "expected an edge (two vertex ids), found end of file; "
+                     "the file holds no edges");
+      break;
+    }
+    if (starts_comment(r, c.p, (size_t)(c.end - c.p))) {
+      const char *tok;
+      size_t len;
+      next_token(&c, &tok, &len);
+      if (s.count == 0 && token_is(tok, len, "%%matrixmarket")) {
+        st = io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                     "a Matrix Market banner; expected an edge list (load "
+                     "it as PRISM_GRAPH_MATRIX_MARKET or AUTO)");
+        break;
+      }
+      continue;
+    }
+    if ((st = edge_id(r, &c, "the source vertex id", base, lim, &u)) !=
+            PRISM_OK ||
+        (st = edge_id(r, &c, "the target vertex id", base, lim, &v)) !=
+            PRISM_OK ||
+        (st = edge_extra(r, &c)) != PRISM_OK ||
+        (st = store_add(&s, r, u, v)) != PRISM_OK)
+      break;
+    if (u > max_id)
+      max_id = u;
+    if (v > max_id)
+      max_id = v;
+  }
+  if (st == PRISM_OK)
+    st = store_to_csr(&s, (size_t)max_id + 1, !symmetrize, out);
+  free(s.pairs);
+  return st;
+}
+
+/* ---- prism_csr_load ------------------------------------------------------ */
+
+void prism_load_options_init(prism_load_options *options) {
+  if (!options)
+    return;
+  memset(options, 0, sizeof *options);
+  options->format = PRISM_GRAPH_AUTO;
+  options->index_base = 0;
+  options->symmetrize = 0;
+  options->max_vertices = PRISM__CSR_MAX_VERTICES;
+  options->max_edges = (size_t)1 << 34;
+}
+
+/* AUTO: Matrix Market when the first bytes (after blank space) are "%%"
+ * (so a misspelt banner is reported as one). */
+static prism_graph_format detect_format(const reader *r) {
+  const char *p = r->buf + r->begin, *end = r->buf + r->end;
+  while (p < end && (is_blank(*p) || *p == '\n'))
+    p++;
+  return end - p >= 2 && p[0] == '%' && p[1] == '%' ? PRISM_GRAPH_MATRIX_MARKET
+                                                    : PRISM_GRAPH_EDGE_LIST;
+}
+
+static prism_status check_load_options(const prism_load_options *o) {
+  if (o->format != PRISM_GRAPH_AUTO && o->format != PRISM_GRAPH_MATRIX_MARKET &&
+      o->format != PRISM_GRAPH_EDGE_LIST)
+    return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
+                       "%s: options->format = %d is not a prism_graph_format",
+                       load_fn, (int)o->format);
+  if (o->index_base != 0 && o->index_base != 1)
+    return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
+                       "%s: options->index_base = %d; must be 0 or 1", load_fn,
+                       o->index_base);
+  return PRISM_OK;
+}
+
+static prism_status load_file(reader *r, const prism_load_options *o,
+                              prism_csr *out) {
+  prism_status st = reader_fill(r);
+  if (st != PRISM_OK)
+    return st;
+  if (r->end == 0)
+    return io_fail(r, 1, PRISM_INVALID_ARGUMENT,
+                   "the file is empty; expected a Matrix Market file or an "
+                   "edge list");
+  if (r->end >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
+    r->begin = 3; /* a UTF-8 byte order mark */
+  limits lim = {o->max_vertices < PRISM__CSR_MAX_VERTICES
+                    ? o->max_vertices
+                    : PRISM__CSR_MAX_VERTICES,
+                o->max_edges};
+  prism_graph_format format =
+      o->format == PRISM_GRAPH_AUTO ? detect_format(r) : o->format;
+  if (format == PRISM_GRAPH_MATRIX_MARKET) {
+    r->comments = "%";
+    return load_matrix_market(r, &lim, o->symmetrize, out);
+  }
+  r->comments = "#%";
+  return load_edge_list(r, &lim, o->index_base, o->symmetrize, out);
+}
+
+prism_status prism_csr_load(const char *path, const prism_load_options *options,
+                            prism_csr *out) {
+  if (!out)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: out is NULL", load_fn);
+  memset(out, 0, sizeof *out);
+  if (!path)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: path is NULL", load_fn);
+  prism_load_options defaults;
+  prism_load_options_init(&defaults);
+  const prism_load_options *o = options ? options : &defaults;
+  prism_status st = check_load_options(o);
+  if (st != PRISM_OK)
+    return st;
+  reader r;
+  memset(&r, 0, sizeof r);
+  r.path = path;
+  r.comments = "%";
+  if ((st = open_buffered(path, "rb", load_fn, "open", &r.f, &r.buf)) !=
+      PRISM_OK)
+    return st;
+  st = load_file(&r, o, out);
+  fclose(r.f);
+  free(r.buf);
+  if (st != PRISM_OK)
+    prism_csr_free(out);
+  return st;
+}
+
+/* ---- Saving -------------------------------------------------------------- */
+
+typedef struct writer {
+  FILE *f;
+  char *buf;
+  size_t len;
+  int failed; /* errno of the first failed write */
+} writer;
+
+static void writer_flush(writer *w) {
+  if (w->len > 0 && !w->failed && fwrite(w->buf, 1, w->len, w->f) != w->len)
+    w->failed = errno ? errno : EIO;
+  w->len = 0;
+}
+
+static void write_text(writer *w, const char *s) {
+  size_t len = strlen(s);
+  if (w->len + len > IO_CHUNK)
+    writer_flush(w);
+  memcpy(w->buf + w->len, s, len);
+  w->len += len;
+}
+
+/* Decimal digits of v, then sep. */
+static void write_u64(writer *w, uint64_t v, char sep) {
+  char digits[24];
+  int k = 0;
+  do {
+    digits[k++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  if (w->len + (size_t)k + 1 > IO_CHUNK)
+    writer_flush(w);
+  while (k > 0)
+    w->buf[w->len++] = digits[--k];
+  w->buf[w->len++] = sep;
+}
+
+/* An undirected CSR is saved as its lower triangle (entry u v with
+ * v <= u, from row u), each edge once: that only gives the graph back if
+ * each edge is listed both ways. A necessary condition, checked cheaply:
+ * the lower entries, doubled less the self loops, are all the edges. */
+static prism_status count_lower(const prism_csr *csr, uint64_t *entries) {
+  uint64_t lower = 0, loops = 0;
+  for (size_t u = 0; u < csr->num_vertices; u++)
+    for (uint64_t e = csr->row_offsets[u]; e < csr->row_offsets[u + 1]; e++) {
+      lower += csr->col_indices[e] <= u;
+      loops += csr->col_indices[e] == u;
+    }
+  if (2 * lower - loops != csr->num_edges)
+    return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
+                       "%s: csr->directed is 0 but its rows do not list each "
+                       "edge both ways (%llu edges on or below the diagonal, "
+                       "%llu self loops, %zu edges in all)",
+                       save_fn, (unsigned long long)lower,
+                       (unsigned long long)loops, csr->num_edges);
+  *entries = lower;
+  return PRISM_OK;
+}
+
+static void write_matrix_market(writer *w, const prism_csr *csr,
+                                uint64_t entries) {
+  write_text(w, csr->directed
+                    ? "%%MatrixMarket matrix coordinate pattern general\n"
+                    : "%%MatrixMarket matrix coordinate pattern symmetric\n");
+  write_u64(w, csr->num_vertices, ' ');
+  write_u64(w, csr->num_vertices, ' ');
+  write_u64(w, entries, '\n');
+  for (size_t u = 0; u < csr->num_vertices; u++)
+    for (uint64_t e = csr->row_offsets[u]; e < csr->row_offsets[u + 1]; e++) {
+      uint32_t v = csr->col_indices[e];
+      if (!csr->directed && v > u)
+        continue;
+      write_u64(w, (uint64_t)u + 1, ' ');
+      write_u64(w, (uint64_t)v + 1, '\n');
+    }
+  writer_flush(w);
+}
+
+prism_status prism_csr_save_matrix_market(const prism_csr *csr,
+                                          const char *path) {
+  prism_status st = prism__csr_check(NULL, csr, save_fn);
+  if (st != PRISM_OK)
+    return st;
+  if (!path)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: path is NULL", save_fn);
+  uint64_t entries = csr->num_edges;
+  if (!csr->directed && (st = count_lower(csr, &entries)) != PRISM_OK)
+    return st;
+  writer w = {NULL, NULL, 0, 0};
+  if ((st = open_buffered(path, "wb", save_fn, "create", &w.f, &w.buf)) !=
+      PRISM_OK)
+    return st;
+  write_matrix_market(&w, csr, entries);
+  if (fclose(w.f) != 0 && !w.failed)
+    w.failed = errno ? errno : EIO;
+  free(w.buf);
+  if (w.failed) {
+    remove(path);
+    return path_fail(save_fn, "write", path, w.failed);
+  }
+  return PRISM_OK;
+}

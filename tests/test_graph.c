@@ -1,7 +1,1268 @@
+/*
+ * Host graphs, no device needed: CSR validation, the generators, the
+ * Matrix Market and edge-list loaders (round trips and malformed files),
+ * and the serial BFS reference the device BFS tests rely on.
+ */
+#define _POSIX_C_SOURCE 200809L
 #include "harness.h"
+#include "ref_bfs.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 int harness_needs_backend = 0;
 
-Test(graph, placeholder) {
-  cr_assert(1);
+/* ---- Temporary files ----------------------------------------------------- */
+
+#define MAX_TEMP_FILES 64
+
+static char temp_dir[512];
+static char temp_files[MAX_TEMP_FILES][600];
+static int temp_count;
+
+static void temp_init(void) {
+  const char *base = getenv("TMPDIR");
+  snprintf(temp_dir, sizeof temp_dir, "%s/prism-graph-XXXXXX",
+           base && *base ? base : "/tmp");
+  cr_assert_not_null(mkdtemp(temp_dir), "mkdtemp(%s)", temp_dir);
+  temp_count = 0;
+}
+
+static void temp_fini(void) {
+  for (int i = 0; i < temp_count; i++)
+    remove(temp_files[i]);
+  rmdir(temp_dir);
+}
+
+TestSuite(graph, .init = temp_init, .fini = temp_fini);
+
+/* A path in the test's directory, removed after the test. */
+static const char *temp_path(const char *name) {
+  cr_assert_lt(temp_count, MAX_TEMP_FILES);
+  char *p = temp_files[temp_count++];
+  snprintf(p, sizeof temp_files[0], "%s/%s", temp_dir, name);
+  return p;
+}
+
+static const char *write_bytes(const char *name, const char *bytes,
+                               size_t len) {
+  const char *path = temp_path(name);
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f, "fopen(%s)", path);
+  cr_assert_eq(fwrite(bytes, 1, len, f), len);
+  cr_assert_eq(fclose(f), 0);
+  return path;
+}
+
+static const char *write_text(const char *name, const char *text) {
+  return write_bytes(name, text, strlen(text));
+}
+
+/* ---- CSR comparisons ----------------------------------------------------- */
+
+static void assert_same_csr(const prism_csr *got, const prism_csr *want,
+                            const char *what) {
+  cr_assert_eq(got->num_vertices, want->num_vertices, "%s: vertices", what);
+  cr_assert_eq(got->num_edges, want->num_edges, "%s: edges", what);
+  cr_assert_eq(!got->directed, !want->directed, "%s: directed", what);
+  for (size_t v = 0; v <= want->num_vertices; v++)
+    cr_assert_eq(got->row_offsets[v], want->row_offsets[v],
+                 "%s: row_offsets[%zu] = %llu, want %llu", what, v,
+                 (unsigned long long)got->row_offsets[v],
+                 (unsigned long long)want->row_offsets[v]);
+  for (size_t e = 0; e < want->num_edges; e++)
+    cr_assert_eq(got->col_indices[e], want->col_indices[e],
+                 "%s: col_indices[%zu] = %u, want %u", what, e,
+                 got->col_indices[e], want->col_indices[e]);
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* A copy of g with every row sorted. */
+static prism_csr sorted_rows(const prism_csr *g) {
+  prism_csr s = *g;
+  s.row_offsets = harness_malloc((g->num_vertices + 1) * sizeof(uint64_t));
+  s.col_indices = harness_malloc((g->num_edges + 1) * sizeof(uint32_t));
+  memcpy(s.row_offsets, g->row_offsets,
+         (g->num_vertices + 1) * sizeof(uint64_t));
+  memcpy(s.col_indices, g->col_indices, g->num_edges * sizeof(uint32_t));
+  for (size_t v = 0; v < g->num_vertices; v++)
+    qsort(s.col_indices + s.row_offsets[v],
+          (size_t)(s.row_offsets[v + 1] - s.row_offsets[v]), sizeof(uint32_t),
+          cmp_u32);
+  return s;
+}
+
+/* The same graph: same rows as multisets. */
+static void assert_same_graph(const prism_csr *got, const prism_csr *want,
+                              const char *what) {
+  prism_csr a = sorted_rows(got), b = sorted_rows(want);
+  assert_same_csr(&a, &b, what);
+  prism_csr_free(&a);
+  prism_csr_free(&b);
+}
+
+/* The transpose (in-edges as rows), rows sorted. */
+static prism_csr transpose(const prism_csr *g) {
+  size_t n = g->num_vertices;
+  prism_csr t = *g;
+  t.row_offsets = calloc(n + 1, sizeof(uint64_t));
+  t.col_indices = harness_malloc((g->num_edges + 1) * sizeof(uint32_t));
+  cr_assert_not_null(t.row_offsets);
+  for (size_t e = 0; e < g->num_edges; e++)
+    t.row_offsets[g->col_indices[e] + 1]++;
+  for (size_t v = 0; v < n; v++)
+    t.row_offsets[v + 1] += t.row_offsets[v];
+  uint64_t *fill = harness_malloc((n + 1) * sizeof(uint64_t));
+  memcpy(fill, t.row_offsets, (n + 1) * sizeof(uint64_t));
+  for (size_t u = 0; u < n; u++)
+    for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++)
+      t.col_indices[fill[g->col_indices[e]]++] = (uint32_t)u;
+  free(fill);
+  return t;
+}
+
+/* Every edge u -> v has v -> u, as often. */
+static void assert_symmetric(const prism_csr *g, const char *what) {
+  prism_csr t = transpose(g);
+  assert_same_graph(&t, g, what);
+  prism_csr_free(&t);
+}
+
+static void assert_rows_sorted(const prism_csr *g, const char *what) {
+  for (size_t v = 0; v < g->num_vertices; v++)
+    for (uint64_t e = g->row_offsets[v] + 1; e < g->row_offsets[v + 1]; e++)
+      cr_assert_leq(g->col_indices[e - 1], g->col_indices[e],
+                    "%s: row %zu not sorted at %llu", what, v,
+                    (unsigned long long)e);
+}
+
+/* FNV-1a over the arrays as little-endian bytes: the same everywhere. */
+static uint64_t csr_hash(const prism_csr *g) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (size_t v = 0; v <= g->num_vertices; v++)
+    for (int b = 0; b < 8; b++)
+      h = (h ^ ((g->row_offsets[v] >> (8 * b)) & 0xFF)) * 0x100000001B3ull;
+  for (size_t e = 0; e < g->num_edges; e++)
+    for (int b = 0; b < 4; b++)
+      h = (h ^ ((g->col_indices[e] >> (8 * b)) & 0xFF)) * 0x100000001B3ull;
+  return h;
+}
+
+/* A CSR over caller arrays (not to be freed with prism_csr_free). */
+static prism_csr wrap(size_t n, size_t m, uint64_t *offsets, uint32_t *cols,
+                      int directed) {
+  prism_csr g = {n, m, offsets, cols, directed};
+  return g;
+}
+
+/* ---- prism_csr_validate -------------------------------------------------- */
+
+Test(graph, validate_accepts_loops_duplicates_and_empty_rows) {
+  uint64_t off[] = {0, 3, 3, 5, 5};
+  uint32_t col[] = {0, 0, 2, 3, 1};
+  prism_csr g = wrap(4, 5, off, col, 1);
+  cr_assert_eq(prism_csr_validate(&g), PRISM_OK, "%s", prism_last_error());
+  uint64_t none[] = {0, 0, 0};
+  g = wrap(2, 0, none, NULL, 0);
+  cr_assert_eq(prism_csr_validate(&g), PRISM_OK, "no edges, NULL columns: %s",
+               prism_last_error());
+  uint64_t zero[] = {0};
+  g = wrap(0, 0, zero, NULL, 0);
+  cr_assert_eq(prism_csr_validate(&g), PRISM_OK, "no vertices: %s",
+               prism_last_error());
+}
+
+Test(graph, validate_null_arrays) {
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "csr is NULL",
+                 prism_csr_validate(NULL));
+  uint32_t col[] = {0};
+  prism_csr g = wrap(1, 1, NULL, col, 1);
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "row_offsets",
+                 prism_csr_validate(&g));
+  uint64_t off[] = {0, 1};
+  g = wrap(1, 1, off, NULL, 1);
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "col_indices",
+                 prism_csr_validate(&g));
+}
+
+Test(graph, validate_vertex_limit) {
+  if (SIZE_MAX <= UINT32_MAX)
+    cr_skip_test("size_t cannot hold 2^32");
+  uint64_t off[] = {0};
+  prism_csr g = wrap((size_t)UINT32_MAX + 1, 0, off, NULL, 1);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "num_vertices = 4294967296",
+                 prism_csr_validate(&g));
+  g.num_vertices = (size_t)-1; /* n + 1 would wrap: still named, no read */
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "num_vertices",
+                 prism_csr_validate(&g));
+}
+
+Test(graph, validate_offsets_name_first_bad_position) {
+  uint32_t col[] = {0, 1, 2, 0, 1, 2};
+  uint64_t first[] = {1, 2, 4, 6};
+  prism_csr g = wrap(3, 6, first, col, 1);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "row_offsets[0] = 1",
+                 prism_csr_validate(&g));
+  uint64_t down[] = {0, 4, 2, 1, 6};
+  g = wrap(4, 6, down, col, 1);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "row_offsets[2] = 2",
+                 prism_csr_validate(&g));
+  cr_assert(strstr(prism_last_error(), "row_offsets[1] = 4"), "%s",
+            prism_last_error());
+  uint64_t beyond[] = {0, 2, 7, 9, 6};
+  g = wrap(4, 6, beyond, col, 1);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "row_offsets[2] = 7",
+                 prism_csr_validate(&g));
+  uint64_t short_end[] = {0, 2, 3, 5};
+  g = wrap(3, 6, short_end, col, 1);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "row_offsets[3] = 5",
+                 prism_csr_validate(&g));
+  cr_assert(strstr(prism_last_error(), "num_edges = 6"), "%s",
+            prism_last_error());
+}
+
+Test(graph, validate_columns_name_first_bad_position) {
+  uint64_t off[] = {0, 2, 2, 5};
+  uint32_t col[] = {1, 2, 0, 3, 7};
+  prism_csr g = wrap(3, 5, off, col, 1);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "col_indices[3] = 3",
+                 prism_csr_validate(&g));
+  cr_assert(strstr(prism_last_error(), "vertex 2"), "names the row: %s",
+            prism_last_error());
+  uint32_t huge[] = {UINT32_MAX, 0, 0, 0, 0};
+  g.col_indices = huge;
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "col_indices[0] = 4294967295",
+                 prism_csr_validate(&g));
+  cr_assert(strstr(prism_last_error(), "vertex 0"), "%s", prism_last_error());
+}
+
+/* ---- Generators ---------------------------------------------------------- */
+
+static void assert_arrays(const prism_csr *g, size_t n, const uint64_t *off,
+                          size_t m, const uint32_t *col, const char *what) {
+  prism_csr want = {n, m, (uint64_t *)off, (uint32_t *)col, g->directed};
+  assert_same_csr(g, &want, what);
+  cr_assert_eq(prism_csr_validate(g), PRISM_OK, "%s: %s", what,
+               prism_last_error());
+}
+
+Test(graph, path_structure) {
+  prism_csr g;
+  cr_assert_eq(prism_csr_path(1, &g), PRISM_OK);
+  assert_arrays(&g, 1, (const uint64_t[]){0, 0}, 0, NULL, "path 1");
+  prism_csr_free(&g);
+  cr_assert_eq(prism_csr_path(5, &g), PRISM_OK);
+  assert_arrays(&g, 5, (const uint64_t[]){0, 1, 3, 5, 7, 8}, 8,
+                (const uint32_t[]){1, 0, 2, 1, 3, 2, 4, 3}, "path 5");
+  prism_csr_free(&g);
+  cr_assert_null(g.row_offsets, "prism_csr_free zeroes");
+  prism_csr_free(&g); /* twice is fine */
+  prism_csr_free(NULL);
+}
+
+Test(graph, star_structure) {
+  prism_csr g;
+  cr_assert_eq(prism_csr_star(1, &g), PRISM_OK);
+  assert_arrays(&g, 1, (const uint64_t[]){0, 0}, 0, NULL, "star 1");
+  prism_csr_free(&g);
+  cr_assert_eq(prism_csr_star(5, &g), PRISM_OK);
+  assert_arrays(&g, 5, (const uint64_t[]){0, 4, 5, 6, 7, 8}, 8,
+                (const uint32_t[]){1, 2, 3, 4, 0, 0, 0, 0}, "star 5");
+  prism_csr_free(&g);
+}
+
+Test(graph, grid_structure) {
+  prism_csr g;
+  cr_assert_eq(prism_csr_grid(3, 2, &g), PRISM_OK);
+  /* 0 1 2
+   * 3 4 5 */
+  assert_arrays(&g, 6, (const uint64_t[]){0, 2, 5, 7, 9, 12, 14}, 14,
+                (const uint32_t[]){1, 3, 0, 2, 4, 1, 5, 0, 4, 1, 3, 5, 2, 4},
+                "grid 3x2");
+  prism_csr_free(&g);
+  prism_csr path;
+  cr_assert_eq(prism_csr_grid(1, 7, &g), PRISM_OK);
+  cr_assert_eq(prism_csr_path(7, &path), PRISM_OK);
+  assert_same_csr(&g, &path, "grid 1x7 is a path");
+  prism_csr_free(&g);
+  cr_assert_eq(prism_csr_grid(7, 1, &g), PRISM_OK);
+  assert_same_csr(&g, &path, "grid 7x1 is a path");
+  prism_csr_free(&g);
+  prism_csr_free(&path);
+
+  size_t w = 67, h = 33;
+  cr_assert_eq(prism_csr_grid(w, h, &g), PRISM_OK);
+  cr_assert_eq(g.num_vertices, w * h);
+  cr_assert_eq(g.num_edges, 2 * ((w - 1) * h + w * (h - 1)));
+  for (size_t y = 0; y < h; y++)
+    for (size_t x = 0; x < w; x++) {
+      size_t v = y * w + x;
+      size_t deg = (x > 0) + (x + 1 < w) + (y > 0) + (y + 1 < h);
+      cr_assert_eq(g.row_offsets[v + 1] - g.row_offsets[v], deg, "(%zu,%zu)", x,
+                   y);
+    }
+  assert_rows_sorted(&g, "grid");
+  assert_symmetric(&g, "grid");
+  cr_assert_eq(prism_csr_validate(&g), PRISM_OK);
+  prism_csr_free(&g);
+}
+
+Test(graph, generator_bad_sizes) {
+  prism_csr g = {7, 7, (uint64_t *)1, (uint32_t *)1, 1};
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "n is 0", prism_csr_path(0, &g));
+  cr_assert_null(g.row_offsets, "a failed generator zeroes *out");
+  cr_assert_eq(g.num_vertices, 0);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "prism_csr_star",
+                 prism_csr_star(0, &g));
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "width is 0",
+                 prism_csr_grid(0, 3, &g));
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "height is 0",
+                 prism_csr_grid(3, 0, &g));
+  if (SIZE_MAX > UINT32_MAX) {
+    HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "below 2^32",
+                   prism_csr_path((size_t)UINT32_MAX + 1, &g));
+    HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "below 2^32",
+                   prism_csr_star(SIZE_MAX, &g));
+  }
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "65536 x 65536",
+                 prism_csr_grid(65536, 65536, &g));
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "below 2^32",
+                 prism_csr_grid(SIZE_MAX / 2, 3, &g));
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "scale = 32",
+                 prism_csr_rmat(32, 16, 1, &g));
+  cr_assert_null(g.row_offsets);
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "out", prism_csr_path(3, NULL));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "out", prism_csr_star(3, NULL));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "out", prism_csr_grid(3, 3, NULL));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "out",
+                 prism_csr_rmat(4, 4, 1, NULL));
+}
+
+static size_t self_loops(const prism_csr *g) {
+  size_t loops = 0;
+  for (size_t u = 0; u < g->num_vertices; u++)
+    for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++)
+      loops += g->col_indices[e] == u;
+  return loops;
+}
+
+Test(graph, rmat_sizes_symmetry_and_skew) {
+  const unsigned scale = 12, ef = 16;
+  prism_csr g;
+  cr_assert_eq(prism_csr_rmat(scale, ef, 1, &g), PRISM_OK, "%s",
+               prism_last_error());
+  size_t n = (size_t)1 << scale, generated = (size_t)ef << scale;
+  cr_assert_eq(g.num_vertices, n);
+  cr_assert_eq(g.directed, 0);
+  size_t loops = self_loops(&g);
+  cr_assert_eq(g.num_edges, 2 * generated - loops);
+  /* An edge is a loop when every level picks A or D: (0.57 + 0.05)^12 of
+   * them, 211 expected (standard deviation 14.5). */
+  cr_assert(loops > 140 && loops < 290, "%zu self loops", loops);
+  cr_assert_eq(prism_csr_validate(&g), PRISM_OK, "%s", prism_last_error());
+  assert_rows_sorted(&g, "rmat");
+  assert_symmetric(&g, "rmat");
+  /* Kronecker graphs are skewed: hubs far above the mean degree, and many
+   * vertices with none (about a fifth at this size); a uniform graph of
+   * this density has neither. */
+  size_t max_degree = 0, isolated = 0;
+  for (size_t v = 0; v < n; v++) {
+    size_t d = (size_t)(g.row_offsets[v + 1] - g.row_offsets[v]);
+    max_degree = d > max_degree ? d : max_degree;
+    isolated += d == 0;
+  }
+  cr_assert_gt(max_degree, 20 * (g.num_edges / n), "max degree %zu",
+               max_degree);
+  cr_assert_gt(isolated, n / 10, "isolated %zu of %zu", isolated, n);
+  cr_assert_lt(isolated, n / 2, "isolated %zu of %zu", isolated, n);
+  /* Scrambled: the hub is not vertex 0 and high degrees are spread out. */
+  size_t low_half = 0;
+  for (size_t v = 0; v < n / 2; v++)
+    low_half += (size_t)(g.row_offsets[v + 1] - g.row_offsets[v]);
+  cr_assert(low_half > g.num_edges / 4 && low_half < 3 * g.num_edges / 4,
+            "edges of the lower half of the ids: %zu of %zu", low_half,
+            g.num_edges);
+  prism_csr_free(&g);
+}
+
+Test(graph, rmat_deterministic_and_seeded) {
+  prism_csr a, b, c;
+  cr_assert_eq(prism_csr_rmat(11, 8, 42, &a), PRISM_OK);
+  cr_assert_eq(prism_csr_rmat(11, 8, 42, &b), PRISM_OK);
+  cr_assert_eq(prism_csr_rmat(11, 8, 43, &c), PRISM_OK);
+  assert_same_csr(&a, &b, "same seed");
+  cr_assert_neq(csr_hash(&a), csr_hash(&c), "another seed, another graph");
+  prism_csr_free(&a);
+  prism_csr_free(&b);
+  prism_csr_free(&c);
+}
+
+/* The same graph on every platform and for any number of host threads:
+ * these hashes were taken once and must never change. */
+Test(graph, rmat_golden) {
+  static const struct {
+    unsigned scale, ef;
+    uint64_t seed, hash;
+  } golden[] = {
+      {0, 4, 1, 0x71e36b8957e34c21ull},
+      {5, 3, 7, 0x9ab24577f06c880bull},
+      {10, 16, 1, 0xb76e81992554458cull},
+      {17, 16, 12345, 0x15b36fc7aa6ebf39ull},
+  };
+  for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
+    prism_csr g;
+    cr_assert_eq(
+        prism_csr_rmat(golden[i].scale, golden[i].ef, golden[i].seed, &g),
+        PRISM_OK);
+    uint64_t h = csr_hash(&g);
+    cr_expect_eq(h, golden[i].hash, "scale %u ef %u seed %llu: hash %#llx",
+                 golden[i].scale, golden[i].ef,
+                 (unsigned long long)golden[i].seed, (unsigned long long)h);
+    prism_csr_free(&g);
+  }
+}
+
+Test(graph, rmat_small_cases) {
+  prism_csr g;
+  cr_assert_eq(prism_csr_rmat(0, 4, 9, &g), PRISM_OK);
+  assert_arrays(&g, 1, (const uint64_t[]){0, 4}, 4,
+                (const uint32_t[]){0, 0, 0, 0}, "scale 0: four self loops");
+  prism_csr_free(&g);
+  cr_assert_eq(prism_csr_rmat(6, 0, 9, &g), PRISM_OK);
+  cr_assert_eq(g.num_vertices, 64);
+  cr_assert_eq(g.num_edges, 0);
+  cr_assert_not_null(g.col_indices, "never NULL");
+  cr_assert_eq(prism_csr_validate(&g), PRISM_OK);
+  prism_csr_free(&g);
+}
+
+/* ---- Loaders: files that load -------------------------------------------- */
+
+static prism_csr load_ok(const char *path, const prism_load_options *options) {
+  prism_csr g;
+  prism_status st = prism_csr_load(path, options, &g);
+  cr_assert_eq(st, PRISM_OK, "load %s: %s: %s", path, prism_status_name(st),
+               prism_last_error());
+  cr_assert_eq(prism_csr_validate(&g), PRISM_OK, "%s", prism_last_error());
+  return g;
+}
+
+static prism_load_options options_for(prism_graph_format format, int base,
+                                      int symmetrize) {
+  prism_load_options o;
+  prism_load_options_init(&o);
+  o.format = format;
+  o.index_base = base;
+  o.symmetrize = symmetrize;
+  return o;
+}
+
+Test(graph, load_options_defaults) {
+  prism_load_options o;
+  memset(&o, 0x5A, sizeof o);
+  prism_load_options_init(&o);
+  cr_assert_eq(o.format, PRISM_GRAPH_AUTO);
+  cr_assert_eq(o.index_base, 0);
+  cr_assert_eq(o.symmetrize, 0);
+  cr_assert_eq(o.max_vertices, (size_t)UINT32_MAX);
+  cr_assert_eq(o.max_edges, (size_t)1 << 34);
+  prism_load_options_init(NULL);
+}
+
+/* Comments and blank lines everywhere, CRLF, tabs, upper case, values of
+ * every shape, no final newline. */
+Test(graph, matrix_market_odd_but_valid) {
+  const char *text = "%%MatrixMarket MATRIX Coordinate Real General\r\n"
+                     "% a comment\r\n"
+                     "\r\n"
+                     "   % an indented comment\r\n"
+                     "4\t4   5  \r\n"
+                     "\r\n"
+                     "1 2 1.5\r\n"
+                     "% between entries\r\n"
+                     "2\t3 -2e-3\r\n"
+                     "   \t  \r\n"
+                     "4 1 +.5E+7\r\n"
+                     "4 4 nan\r\n"
+                     "1 3 7";
+  prism_csr g = load_ok(write_text("odd.mtx", text), NULL);
+  assert_arrays(&g, 4, (const uint64_t[]){0, 2, 3, 3, 5}, 5,
+                (const uint32_t[]){1, 2, 2, 0, 3}, "odd.mtx");
+  cr_assert_eq(g.directed, 1);
+  prism_csr_free(&g);
+}
+
+Test(graph, matrix_market_symmetric_and_integer) {
+  /* Diagonal entries once; an upper-triangle entry counts too. */
+  const char *text = "%%MatrixMarket matrix coordinate integer symmetric\n"
+                     "3 3 4\n"
+                     "2 1 5\n"
+                     "3 3 -1\n"
+                     "3 1 0\n"
+                     "2 3 +4\n";
+  prism_csr g = load_ok(write_text("sym.mtx", text), NULL);
+  cr_assert_eq(g.directed, 0);
+  assert_arrays(&g, 3, (const uint64_t[]){0, 2, 4, 7}, 7,
+                (const uint32_t[]){1, 2, 0, 2, 2, 0, 1}, "sym.mtx");
+  prism_csr_free(&g);
+  /* general + symmetrize is the same graph. */
+  const char *general = "\n\n%%MatrixMarket matrix coordinate pattern general\n"
+                        "3 3 4\n2 1\n3 3\n3 1\n2 3\n";
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 0, 1);
+  prism_csr s = load_ok(write_text("gen.mtx", general), &o);
+  cr_assert_eq(s.directed, 0);
+  assert_arrays(&s, 3, (const uint64_t[]){0, 2, 4, 7}, 7,
+                (const uint32_t[]){1, 2, 0, 2, 2, 0, 1}, "symmetrized");
+  prism_csr_free(&s);
+  /* An empty matrix is an empty graph. */
+  prism_csr e = load_ok(
+      write_text("empty.mtx",
+                 "%%MatrixMarket matrix coordinate pattern general\n0 0 0\n"),
+      NULL);
+  cr_assert_eq(e.num_vertices, 0);
+  cr_assert_eq(e.num_edges, 0);
+  prism_csr_free(&e);
+}
+
+Test(graph, edge_list_odd_but_valid) {
+  const char *text = "# SNAP style\r\n"
+                     "% and KONECT style comments\r\n"
+                     "\r\n"
+                     "0\t1\r\n"
+                     "  3 0   \r\n"
+                     "# in between\r\n"
+                     "1 1 0.25\r\n"
+                     "3 2 7 1234567890\r\n"
+                     "0 1";
+  prism_csr g = load_ok(write_text("odd.txt", text), NULL);
+  cr_assert_eq(g.directed, 1);
+  assert_arrays(&g, 4, (const uint64_t[]){0, 2, 3, 3, 5}, 5,
+                (const uint32_t[]){1, 1, 1, 0, 2}, "odd.txt");
+  prism_csr_free(&g);
+  /* 1-based, symmetrized, with a UTF-8 byte order mark. */
+  const char *one = "\xEF\xBB\xBF"
+                    "1 2\n2 3\n3 3\n";
+  prism_load_options o = options_for(PRISM_GRAPH_EDGE_LIST, 1, 1);
+  g = load_ok(write_text("one.txt", one), &o);
+  cr_assert_eq(g.directed, 0);
+  assert_arrays(&g, 3, (const uint64_t[]){0, 1, 3, 5}, 5,
+                (const uint32_t[]){1, 0, 2, 1, 2}, "one.txt");
+  prism_csr_free(&g);
+}
+
+/* ---- Loaders: round trips ------------------------------------------------ */
+
+static void round_trip_mm(const prism_csr *g, const char *name) {
+  const char *path = temp_path(name);
+  prism_status st = prism_csr_save_matrix_market(g, path);
+  cr_assert_eq(st, PRISM_OK, "save %s: %s", name, prism_last_error());
+  prism_csr back = load_ok(path, NULL);
+  assert_same_csr(&back, g, name);
+  prism_csr_free(&back);
+}
+
+/* An edge list of g's directed edges in CSR order, with CRLF on request. */
+static const char *save_edge_list(const prism_csr *g, const char *name,
+                                  int base, int crlf) {
+  const char *path = temp_path(name);
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f);
+  fprintf(f, "# %zu vertices%s", g->num_vertices, crlf ? "\r\n" : "\n");
+  for (size_t u = 0; u < g->num_vertices; u++)
+    for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++)
+      fprintf(f, "%zu\t%u%s", u + (size_t)base, g->col_indices[e] + base,
+              crlf ? "\r\n" : "\n");
+  cr_assert_eq(fclose(f), 0);
+  return path;
+}
+
+Test(graph, round_trip_generators) {
+  prism_csr g;
+  cr_assert_eq(prism_csr_rmat(10, 16, 5, &g), PRISM_OK);
+  round_trip_mm(&g, "rmat.mtx");
+  prism_csr_free(&g);
+  cr_assert_eq(prism_csr_grid(23, 17, &g), PRISM_OK);
+  round_trip_mm(&g, "grid.mtx");
+  prism_csr_free(&g);
+  cr_assert_eq(prism_csr_path(1000, &g), PRISM_OK);
+  round_trip_mm(&g, "path.mtx");
+  prism_csr_free(&g);
+  cr_assert_eq(prism_csr_star(777, &g), PRISM_OK);
+  round_trip_mm(&g, "star.mtx");
+  prism_csr_free(&g);
+  cr_assert_eq(prism_csr_path(1, &g), PRISM_OK);
+  round_trip_mm(&g, "one.mtx");
+  prism_csr_free(&g);
+}
+
+Test(graph, round_trip_directed) {
+  /* Unsorted rows, loops and duplicates come back as they were. */
+  for (int i = 0; i < REF_GRAPH_CASES; i++) {
+    prism_csr g;
+    const char *name;
+    cr_assert(ref_graph_case(i, &g, &name));
+    if (!g.directed) {
+      prism_csr_free(&g);
+      continue;
+    }
+    char file[64];
+    snprintf(file, sizeof file, "%s.mtx", name);
+    round_trip_mm(&g, file);
+    snprintf(file, sizeof file, "%s.txt", name);
+    prism_load_options o = options_for(PRISM_GRAPH_AUTO, 1, 0);
+    prism_csr back = load_ok(save_edge_list(&g, file, 1, 1), &o);
+    /* An edge list's vertex count is its largest id + 1. */
+    prism_csr want = g;
+    while (want.num_vertices > 0 &&
+           want.row_offsets[want.num_vertices - 1] == want.num_edges) {
+      int referenced = 0;
+      for (size_t e = 0; e < want.num_edges && !referenced; e++)
+        referenced = want.col_indices[e] == want.num_vertices - 1;
+      if (referenced)
+        break;
+      want.num_vertices--;
+    }
+    assert_same_csr(&back, &want, file);
+    prism_csr_free(&back);
+    prism_csr_free(&g);
+  }
+}
+
+Test(graph, round_trip_undirected_unsorted_rows) {
+  for (int i = 0; i < REF_GRAPH_CASES; i++) {
+    prism_csr g;
+    const char *name;
+    cr_assert(ref_graph_case(i, &g, &name));
+    if (g.directed) {
+      prism_csr_free(&g);
+      continue;
+    }
+    char file[64];
+    snprintf(file, sizeof file, "%s.mtx", name);
+    const char *path = temp_path(file);
+    cr_assert_eq(prism_csr_save_matrix_market(&g, path), PRISM_OK, "%s",
+                 prism_last_error());
+    prism_csr back = load_ok(path, NULL);
+    assert_same_graph(&back, &g, file);
+    prism_csr_free(&back);
+    /* The edge list of one direction, symmetrized, is the graph again. */
+    snprintf(file, sizeof file, "%s.txt", name);
+    prism_csr half = g;
+    half.directed = 1;
+    half.col_indices = harness_malloc((g.num_edges + 1) * sizeof(uint32_t));
+    half.row_offsets = harness_malloc((g.num_vertices + 1) * sizeof(uint64_t));
+    size_t m = 0;
+    for (size_t u = 0; u < g.num_vertices; u++) {
+      half.row_offsets[u] = m;
+      for (uint64_t e = g.row_offsets[u]; e < g.row_offsets[u + 1]; e++)
+        if (g.col_indices[e] <= u)
+          half.col_indices[m++] = g.col_indices[e];
+    }
+    half.row_offsets[g.num_vertices] = m;
+    half.num_edges = m;
+    if (m > 0) {
+      prism_load_options o = options_for(PRISM_GRAPH_EDGE_LIST, 0, 1);
+      back = load_ok(save_edge_list(&half, file, 0, 0), &o);
+      cr_assert_eq(back.directed, 0);
+      prism_csr want = g;
+      want.num_vertices = back.num_vertices; /* isolated tail vertices */
+      cr_assert_leq(want.num_vertices, g.num_vertices);
+      cr_assert_eq(g.row_offsets[want.num_vertices], g.num_edges);
+      assert_same_graph(&back, &want, file);
+      prism_csr_free(&back);
+    }
+    prism_csr_free(&half);
+    prism_csr_free(&g);
+  }
+}
+
+Test(graph, save_errors) {
+  uint64_t off[] = {0, 1, 1};
+  uint32_t col[] = {5};
+  prism_csr bad = wrap(2, 1, off, col, 1);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "col_indices[0] = 5",
+                 prism_csr_save_matrix_market(&bad, temp_path("bad.mtx")));
+  cr_assert_neq(access(temp_path("bad.mtx"), F_OK), 0, "nothing written");
+  col[0] = 1; /* 0 -> 1 only, yet marked undirected */
+  prism_csr one_way = wrap(2, 1, off, col, 0);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "both ways",
+                 prism_csr_save_matrix_market(&one_way, temp_path("x.mtx")));
+  one_way.directed = 1;
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "path",
+                 prism_csr_save_matrix_market(&one_way, NULL));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "csr",
+                 prism_csr_save_matrix_market(NULL, temp_path("y.mtx")));
+  char missing[700];
+  snprintf(missing, sizeof missing, "%s/no/such/dir.mtx", temp_dir);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "no/such/dir.mtx",
+                 prism_csr_save_matrix_market(&one_way, missing));
+  cr_assert(strstr(prism_last_error(), "No such file"), "%s",
+            prism_last_error());
+}
+
+/* ---- Loaders: malformed files -------------------------------------------- */
+
+typedef struct bad_file {
+  const char *text;
+  prism_graph_format format;
+  int base;
+  prism_status status;
+  const char *where; /* "line N" */
+  const char *what;  /* what was expected or found */
+} bad_file;
+
+#define MM_PATTERN "%%MatrixMarket matrix coordinate pattern general\n"
+
+static const bad_file bad_files[] = {
+    /* Banner. */
+    {"%%MatrixMarkt matrix coordinate pattern general\n3 3 0\n",
+     PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT, "line 1:",
+     "expected the banner '%%MatrixMarket matrix coordinate ...', found "
+     "'%%MatrixMarkt'"},
+    {"3 3 0\n", PRISM_GRAPH_MATRIX_MARKET, 0, PRISM_INVALID_ARGUMENT,
+     "line 1:", "expected the banner"},
+    {"\n\n% comment\n", PRISM_GRAPH_MATRIX_MARKET, 0, PRISM_INVALID_ARGUMENT,
+     "line 3:", "expected the banner"},
+    {"%%MatrixMarket matrix coordinate\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 1:", "expected the field"},
+    {"%%MatrixMarket vector coordinate real general\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 1:", "expected the object 'matrix'"},
+    {"%%MatrixMarket matrix coordinate rational general\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 1:", "found 'rational'"},
+    {"%%MatrixMarket matrix coordinate real diagonal\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 1:", "expected the symmetry"},
+    {"%%MatrixMarket matrix coordinate real general extra\n", PRISM_GRAPH_AUTO,
+     0, PRISM_INVALID_ARGUMENT,
+     "line 1:", "expected the end of the banner, found 'extra'"},
+    /* Kinds prism does not read. */
+    {"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n",
+     PRISM_GRAPH_AUTO, 0, PRISM_UNSUPPORTED, "line 1:", "'array'"},
+    {"%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1 0\n",
+     PRISM_GRAPH_AUTO, 0, PRISM_UNSUPPORTED, "line 1:", "'complex'"},
+    {"%%MatrixMarket matrix coordinate real hermitian\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_UNSUPPORTED, "line 1:", "'hermitian'"},
+    {"%%MatrixMarket matrix coordinate real skew-symmetric\n", PRISM_GRAPH_AUTO,
+     0, PRISM_UNSUPPORTED, "line 1:", "'skew-symmetric'"},
+    /* Size line. */
+    {MM_PATTERN "% only comments\n\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 4:",
+     "expected the size line 'rows columns entries', found end of file"},
+    {MM_PATTERN "3 x 1\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 2:",
+     "expected the number of columns (a non-negative integer), "
+     "found 'x'"},
+    {MM_PATTERN "3 3\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT, "line 2:",
+     "expected the number of entries (a non-negative integer), "
+     "found end of line"},
+    {MM_PATTERN "3 3 1 1\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 2:", "expected the end of the size line, found '1'"},
+    {MM_PATTERN "-3 -3 1\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 2:", "the number of rows '-3' is negative"},
+    {MM_PATTERN "3 4 1\n1 1\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 2:", "the matrix is 3 x 4; expected a square matrix"},
+    {MM_PATTERN "1000000000000000000 1000000000000000000 "
+                "1000000000000000000\n",
+     PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT, "line 2:",
+     "1000000000000000000 rows; expected at most 4294967295 vertices"},
+    {MM_PATTERN "5 5 1000000000000000000\n1 1\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 2:",
+     "1000000000000000000 entries declared; expected at most "
+     "options->max_edges = 17179869184"},
+    {MM_PATTERN "5 5 99999999999999999999999\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT,
+     "line 2:", "the number of entries '99999999999999999999999' is too large"},
+    /* Entries. */
+    {MM_PATTERN "3 3 3\n1 2\n% gone\n2 3\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 6:",
+     "expected entry 3 of the 3 declared on line 2, found end of file"},
+    {MM_PATTERN "3 3 1\n1 2\n\n2 3\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT,
+     "line 5:", "more entries than the 1 declared on line 2"},
+    {MM_PATTERN "3 3 1\n0 1\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 3:", "a row index '0' is out of range; expected 1 to 3"},
+    {MM_PATTERN "3 3 1\n1 4\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 3:", "a column index '4' is out of range; expected 1 to 3"},
+    {MM_PATTERN "3 3 1\n1 18446744073709551616\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 3:", "is out of range"},
+    {MM_PATTERN "3 3 1\n-1 2\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 3:", "expected a row index (an integer from 1 to 3), found '-1'"},
+    {MM_PATTERN "3 3 2\n1 2\n3", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 4:",
+     "expected a column index (an integer from 1 to 3), found "
+     "end of line"},
+    {MM_PATTERN "3 3 1\n1 2 5\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 3:",
+     "expected the end of a pattern entry ('row column'), found "
+     "'5'"},
+    {"%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 abc\n",
+     PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 3:", "expected the entry's value (a real number), found 'abc'"},
+    {"%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2\n",
+     PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT, "line 3:",
+     "expected the entry's value (a real number), found end of line"},
+    {"%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 1e\n",
+     PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT, "line 3:", "found '1e'"},
+    {"%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 1.5\n",
+     PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 3:", "expected the entry's value (an integer), found '1.5'"},
+    {"%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 3 4\n",
+     PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT, "line 3:",
+     "expected the end of the entry ('row column value'), found '4'"},
+    {MM_PATTERN "3 3 1\n1 \x01\xFE\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 3:", "found '\\x01\\xFE'"},
+    {MM_PATTERN "3 3 1\n1 2x\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 3:", "found '2x'"},
+    /* Edge lists. */
+    {"0 1\nfoo bar\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT, "line 2:",
+     "expected the source vertex id (a non-negative integer), found 'foo'"},
+    {"0 1\n2\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT, "line 2:",
+     "expected the target vertex id (a non-negative integer), found end of "
+     "line"},
+    {"# c\n0 -1\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 2:", "the target vertex id '-1' is negative"},
+    {"1 2\n0 1\n", PRISM_GRAPH_EDGE_LIST, 1, PRISM_INVALID_ARGUMENT,
+     "line 2:", "the source vertex id 0 in a 1-based edge list"},
+    {"0 1 x\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 1:", "expected end of line (or a number: a weight), found 'x'"},
+    {"0 1\n2 3 # trailing comment\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 2:", "found '#'"},
+    {"0 4294967295\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT, "line 1:",
+     "'4294967295' is out of range; expected at most 4294967295 vertices"},
+    {"0 1\n1 99999999999999999999999999\n", PRISM_GRAPH_AUTO, 0,
+     PRISM_INVALID_ARGUMENT, "line 2:", "is out of range"},
+    {"0 1.5\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT, "line 1:",
+     "expected the target vertex id (a non-negative integer), found '1.5'"},
+    {"# nothing\n\n% here\n", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 4:", "expected an edge (two vertex ids), found end of file"},
+    {MM_PATTERN "3 3 0\n", PRISM_GRAPH_EDGE_LIST, 0, PRISM_INVALID_ARGUMENT,
+     "line 1:", "a Matrix Market banner; expected an edge list"},
+    /* Nothing at all. */
+    {"", PRISM_GRAPH_AUTO, 0, PRISM_INVALID_ARGUMENT,
+     "line 1:", "the file is empty"},
+    {"", PRISM_GRAPH_MATRIX_MARKET, 0, PRISM_INVALID_ARGUMENT,
+     "line 1:", "the file is empty"},
+    {"   \n\n", PRISM_GRAPH_MATRIX_MARKET, 0, PRISM_INVALID_ARGUMENT,
+     "line 3:", "expected the banner"},
+};
+
+static void expect_load_failure(const char *path,
+                                const prism_load_options *options,
+                                prism_status status, const char *where,
+                                const char *what, const char *label) {
+  prism_csr g;
+  memset(&g, 0x5A, sizeof g);
+  prism_status st = prism_csr_load(path, options, &g);
+  const char *msg = prism_last_error();
+  cr_assert_eq(st, status, "%s: want %s, got %s (%s)", label,
+               prism_status_name(status), prism_status_name(st), msg);
+  cr_assert(strstr(msg, "prism_csr_load"), "%s: '%s' names the function", label,
+            msg);
+  cr_assert(strstr(msg, where), "%s: '%s' lacks '%s'", label, msg, where);
+  cr_assert(strstr(msg, what), "%s: '%s' lacks '%s'", label, msg, what);
+  cr_assert(g.num_vertices == 0 && g.num_edges == 0 && !g.row_offsets &&
+                !g.col_indices,
+            "%s: *out zeroed on failure", label);
+}
+
+Test(graph, malformed_files) {
+  for (size_t i = 0; i < sizeof bad_files / sizeof bad_files[0]; i++) {
+    const bad_file *b = &bad_files[i];
+    char name[32], label[64];
+    snprintf(name, sizeof name, "bad%zu", i);
+    snprintf(label, sizeof label, "bad_files[%zu]", i);
+    prism_load_options o = options_for(b->format, b->base, 0);
+    expect_load_failure(write_text(name, b->text), &o, b->status, b->where,
+                        b->what, label);
+  }
+}
+
+Test(graph, malformed_with_crlf_and_symmetrize) {
+  /* The same errors, line numbers unchanged, through CRLF and symmetric
+   * files. */
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 0, 1);
+  expect_load_failure(write_text("a.mtx",
+                                 "%%MatrixMarket matrix coordinate pattern "
+                                 "symmetric\r\n% c\r\n3 3 2\r\n3 1\r\n4 1\r\n"),
+                      &o, PRISM_INVALID_ARGUMENT,
+                      "line 5:", "a row index '4' is out of range", "crlf");
+  expect_load_failure(write_text("b.txt", "0 1\r\n1 2\r\n\r\n2 x\r\n"), &o,
+                      PRISM_INVALID_ARGUMENT, "line 4:", "found 'x'",
+                      "crlf list");
+}
+
+Test(graph, load_limits) {
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 0, 0);
+  o.max_vertices = 100;
+  expect_load_failure(
+      write_text("v.txt", "0 1\n5 100\n"), &o, PRISM_INVALID_ARGUMENT,
+      "line 2:", "'100' is out of range; expected at most 100 vertices",
+      "max_vertices");
+  prism_csr g = load_ok(write_text("v99.txt", "0 1\n5 99\n"), &o);
+  cr_assert_eq(g.num_vertices, 100);
+  prism_csr_free(&g);
+  expect_load_failure(
+      write_text("v.mtx", MM_PATTERN "101 101 0\n"), &o, PRISM_INVALID_ARGUMENT,
+      "line 2:", "101 rows; expected at most 100 vertices", "max_vertices mtx");
+  o.max_vertices = SIZE_MAX; /* counts as 2^32 - 1 */
+  o.max_edges = 2;
+  expect_load_failure(
+      write_text("e.txt", "0 1\n1 2\n2 3\n"), &o, PRISM_INVALID_ARGUMENT,
+      "line 3:", "more than options->max_edges = 2 edges", "max_edges");
+  o.symmetrize = 1; /* two directed edges per undirected one */
+  expect_load_failure(write_text("e2.txt", "0 0\n1 2\n"), &o,
+                      PRISM_INVALID_ARGUMENT,
+                      "line 2:", "more than options->max_edges = 2 edges",
+                      "max_edges symmetric");
+  expect_load_failure(write_text("e.mtx", MM_PATTERN "3 3 3\n1 1\n"), &o,
+                      PRISM_INVALID_ARGUMENT, "line 2:",
+                      "3 entries declared; expected at most "
+                      "options->max_edges = 2",
+                      "max_edges mtx");
+}
+
+Test(graph, load_bad_arguments_and_paths) {
+  prism_csr g;
+  const char *ok = write_text("ok.txt", "0 1\n");
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "path",
+                 prism_csr_load(NULL, NULL, &g));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "out",
+                 prism_csr_load(ok, NULL, NULL));
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 2, 0);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "options->index_base = 2",
+                 prism_csr_load(ok, &o, &g));
+  o = options_for((prism_graph_format)7, 0, 0);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "options->format = 7",
+                 prism_csr_load(ok, &o, &g));
+  char missing[700];
+  snprintf(missing, sizeof missing, "%s/missing.mtx", temp_dir);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "cannot open",
+                 prism_csr_load(missing, NULL, &g));
+  cr_assert(strstr(prism_last_error(), "missing.mtx"), "%s",
+            prism_last_error());
+  cr_assert(strstr(prism_last_error(), "No such file"), "%s",
+            prism_last_error());
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "Is a directory",
+                 prism_csr_load(temp_dir, NULL, &g));
+  cr_assert_null(g.row_offsets);
+}
+
+/* A data line that never ends is refused; a comment line may be long. */
+Test(graph, long_lines) {
+  size_t len = 200000;
+  char *text = harness_malloc(len + 64);
+  memset(text, '7', len);
+  strcpy(text + len, " 1\n");
+  expect_load_failure(
+      write_text("long.txt", text), NULL, PRISM_INVALID_ARGUMENT,
+      "line 1:", "line longer than 65536 bytes", "long data line");
+  text[0] = '#';
+  strcpy(text + len, "\n3 4\n");
+  prism_csr g = load_ok(write_text("comment.txt", text), NULL);
+  cr_assert_eq(g.num_vertices, 5);
+  cr_assert_eq(g.num_edges, 1);
+  prism_csr_free(&g);
+  /* A failing line after a long comment still has its number. */
+  strcpy(text + len, "\n3 4\n4 y\n");
+  expect_load_failure(write_text("comment2.txt", text), NULL,
+                      PRISM_INVALID_ARGUMENT, "line 3:", "found 'y'",
+                      "after a long comment");
+  free(text);
+}
+
+/* Sizes a file merely claims are never allocated: under an address-space
+ * limit of what the process uses plus 256 MiB, huge declared counts fail
+ * fast with their own message, not with a failed allocation. */
+Test(graph, huge_declared_sizes_allocate_nothing) {
+  FILE *status = fopen("/proc/self/status", "r");
+  if (!status)
+    cr_skip_test("no /proc/self/status to size the limit");
+  char line[256];
+  unsigned long long vm_kib = 0;
+  while (fgets(line, sizeof line, status))
+    if (sscanf(line, "VmSize: %llu kB", &vm_kib) == 1)
+      break;
+  fclose(status);
+  cr_assert_gt(vm_kib, 0);
+  struct rlimit lim = {(rlim_t)(vm_kib * 1024 + (256ull << 20)),
+                       (rlim_t)(vm_kib * 1024 + (256ull << 20))};
+  struct rlimit old;
+  cr_assert_eq(getrlimit(RLIMIT_AS, &old), 0);
+  if (old.rlim_max != RLIM_INFINITY && old.rlim_max < lim.rlim_max)
+    lim.rlim_max = lim.rlim_cur = old.rlim_max;
+  cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+
+  /* 10^10 entries declared (under max_edges), two present. */
+  expect_load_failure(
+      write_text("h1.mtx", MM_PATTERN "1000 1000 10000000000\n1 2\n2 3\n"),
+      NULL, PRISM_INVALID_ARGUMENT,
+      "line 5:", "expected entry 3 of the 10000000000 declared on line 2",
+      "10^10");
+  expect_load_failure(
+      write_text("h2.mtx", "%%MatrixMarket matrix coordinate pattern "
+                           "symmetric\n4294967295 4294967295 "
+                           "17179869184\n1 4294967295\n"),
+      NULL, PRISM_INVALID_ARGUMENT,
+      "line 4:", "expected entry 2 of the 17179869184 declared", "2^34");
+  expect_load_failure(
+      write_text("h3.mtx", MM_PATTERN "1000000000000000000 "
+                                      "1000000000000000000 "
+                                      "1000000000000000000\n1 1\n"),
+      NULL, PRISM_INVALID_ARGUMENT, "line 2:", "expected at most", "10^18");
+  /* A vertex count the limits allow but memory does not: a clean
+   * PRISM_OUT_OF_MEMORY (the CSR needs 8 bytes per vertex). */
+  expect_load_failure(write_text("h4.txt", "0 4294967294\n"), NULL,
+                      PRISM_OUT_OF_MEMORY, "prism_csr_load",
+                      "4294967295 vertices", "2^32 - 1 vertices");
+  prism_csr g;
+  HARNESS_EXPECT(NULL, PRISM_OUT_OF_MEMORY, "prism_csr_rmat",
+                 prism_csr_rmat(24, 16, 1, &g));
+  cr_assert_null(g.row_offsets);
+}
+
+/* ---- Serial BFS reference and its validator ------------------------------ */
+
+static int32_t *bfs_levels(const prism_csr *g, size_t source,
+                           prism_bfs_result *r) {
+  int32_t *levels = harness_malloc((g->num_vertices + 1) * sizeof *levels);
+  ref_bfs(g, source, levels, r);
+  return levels;
+}
+
+/* A BFS tree from levels: for each reached v, the first in-neighbour one
+ * level up (found by scanning all edges). */
+static int32_t *bfs_parents(const prism_csr *g, size_t source,
+                            const int32_t *levels) {
+  int32_t *parents = harness_malloc((g->num_vertices + 1) * sizeof *parents);
+  for (size_t v = 0; v < g->num_vertices; v++)
+    parents[v] = -1;
+  for (size_t u = 0; u < g->num_vertices; u++)
+    for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++) {
+      uint32_t v = g->col_indices[e];
+      if (levels[u] >= 0 && levels[v] == levels[u] + 1 && parents[v] < 0)
+        parents[v] = (int32_t)u;
+    }
+  parents[source] = (int32_t)source;
+  return parents;
+}
+
+Test(graph, ref_bfs_closed_forms) {
+  prism_csr g;
+  prism_bfs_result r;
+  cr_assert_eq(prism_csr_path(100, &g), PRISM_OK);
+  int32_t *levels = bfs_levels(&g, 0, &r);
+  for (size_t v = 0; v < 100; v++)
+    cr_assert_eq(levels[v], (int32_t)v);
+  cr_assert(r.levels == 100 && r.reached == 100 && r.reached_edges == 198);
+  free(levels);
+  levels = bfs_levels(&g, 40, &r);
+  for (size_t v = 0; v < 100; v++)
+    cr_assert_eq(levels[v], v < 40 ? 40 - (int32_t)v : (int32_t)v - 40);
+  cr_assert_eq(r.levels, 60);
+  free(levels);
+  prism_csr_free(&g);
+
+  cr_assert_eq(prism_csr_star(10, &g), PRISM_OK);
+  levels = bfs_levels(&g, 3, &r);
+  for (size_t v = 0; v < 10; v++)
+    cr_assert_eq(levels[v], v == 3 ? 0 : v == 0 ? 1 : 2);
+  cr_assert(r.levels == 3 && r.reached == 10 && r.reached_edges == 18);
+  free(levels);
+  prism_csr_free(&g);
+
+  cr_assert_eq(prism_csr_grid(9, 5, &g), PRISM_OK);
+  levels = bfs_levels(&g, 0, &r);
+  for (size_t v = 0; v < 45; v++)
+    cr_assert_eq(levels[v], (int32_t)(v % 9 + v / 9));
+  cr_assert_eq(r.levels, 8 + 4 + 1);
+  free(levels);
+  prism_csr_free(&g);
+
+  levels = bfs_levels(&g, 0, &r); /* a zeroed CSR: nothing to reach */
+  cr_assert(r.levels == 0 && r.reached == 0 && r.reached_edges == 0);
+  free(levels);
+}
+
+Test(graph, ref_bfs_cases) {
+  const char *seen[REF_GRAPH_CASES] = {0};
+  prism_csr g;
+  const char *name;
+  int i = 0;
+  for (; ref_graph_case(i, &g, &name); i++) {
+    cr_assert_not_null(name);
+    for (int k = 0; k < i; k++)
+      cr_assert_str_neq(seen[k], name, "names are distinct");
+    seen[i] = name;
+    cr_assert_eq(prism_csr_validate(&g), PRISM_OK, "%s: %s", name,
+                 prism_last_error());
+    cr_assert_geq(g.num_vertices, 1, "%s", name);
+    if (!g.directed)
+      assert_symmetric(&g, name);
+    prism_bfs_result r;
+    int32_t *levels = bfs_levels(&g, 0, &r);
+    int32_t *parents = bfs_parents(&g, 0, levels);
+    char msg[256] = "";
+    cr_assert(ref_bfs_validate(&g, 0, levels, parents, msg, sizeof msg),
+              "%s: %s", name, msg);
+    cr_assert(ref_bfs_validate(&g, 0, levels, NULL, msg, sizeof msg), "%s",
+              msg);
+    cr_assert(ref_bfs_check_result(&g, 0, &r, msg, sizeof msg), "%s", msg);
+    size_t reached = 0, edges = 0;
+    for (size_t v = 0; v < g.num_vertices; v++)
+      if (levels[v] >= 0) {
+        reached++;
+        edges += (size_t)(g.row_offsets[v + 1] - g.row_offsets[v]);
+      }
+    cr_assert(r.reached == reached && r.reached_edges == edges, "%s", name);
+    free(levels);
+    free(parents);
+    prism_csr_free(&g);
+  }
+  cr_assert_eq(i, REF_GRAPH_CASES);
+  cr_assert_null(g.row_offsets, "past the last case, *out is zeroed");
+  cr_assert(!ref_graph_case(-1, &g, NULL));
+}
+
+/* Reached from 0 following out-edges, and following edges either way. */
+static void reach_counts(const prism_csr *g, size_t *directed,
+                         size_t *undirected) {
+  prism_csr t = transpose(g);
+  prism_csr both;
+  both.num_vertices = g->num_vertices;
+  both.num_edges = 2 * g->num_edges;
+  both.directed = 0;
+  both.row_offsets = harness_malloc((g->num_vertices + 1) * sizeof(uint64_t));
+  both.col_indices = harness_malloc((both.num_edges + 1) * sizeof(uint32_t));
+  size_t m = 0;
+  for (size_t u = 0; u < g->num_vertices; u++) {
+    both.row_offsets[u] = m;
+    for (uint64_t e = g->row_offsets[u]; e < g->row_offsets[u + 1]; e++)
+      both.col_indices[m++] = g->col_indices[e];
+    for (uint64_t e = t.row_offsets[u]; e < t.row_offsets[u + 1]; e++)
+      both.col_indices[m++] = t.col_indices[e];
+  }
+  both.row_offsets[g->num_vertices] = m;
+  prism_bfs_result r;
+  free(bfs_levels(g, 0, &r));
+  *directed = r.reached;
+  free(bfs_levels(&both, 0, &r));
+  *undirected = r.reached;
+  prism_csr_free(&t);
+  prism_csr_free(&both);
+}
+
+Test(graph, ref_cases_have_their_shapes) {
+  prism_csr g;
+  const char *name;
+  for (int i = 0; ref_graph_case(i, &g, &name); i++) {
+    prism_bfs_result r;
+    free(bfs_levels(&g, 0, &r));
+    if (!strcmp(name, "one_vertex") || !strcmp(name, "source_without_edges"))
+      cr_assert(r.reached == 1 && r.levels == 1 && r.reached_edges == 0, "%s",
+                name);
+    if (!strcmp(name, "source_without_edges"))
+      cr_assert_gt(g.num_edges, 0);
+    if (!strcmp(name, "self_loops") || !strcmp(name, "duplicate_edges"))
+      cr_assert_gt(self_loops(&g), 0, "%s", name);
+    if (!strcmp(name, "disconnected"))
+      cr_assert(r.reached > 1 && r.reached < g.num_vertices / 2, "%s", name);
+    if (!strcmp(name, "long_path"))
+      cr_assert_eq(r.levels, g.num_vertices);
+    if (!strcmp(name, "directed") || !strcmp(name, "directed_rmat")) {
+      size_t directed, undirected;
+      cr_assert(g.directed, "%s", name);
+      reach_counts(&g, &directed, &undirected);
+      cr_assert(directed > 1 && directed < undirected,
+                "%s: reached %zu following edges, %zu either way", name,
+                directed, undirected);
+    }
+    prism_csr_free(&g);
+  }
+}
+
+/* Each kind of wrong answer is caught and named. */
+Test(graph, ref_bfs_validate_rejects) {
+  prism_csr g;
+  cr_assert_eq(prism_csr_grid(6, 4, &g), PRISM_OK); /* vertex = 6y + x */
+  size_t n = g.num_vertices, source = 7;            /* (1, 1) */
+  prism_bfs_result r;
+  int32_t *levels = bfs_levels(&g, source, &r);
+  int32_t *parents = bfs_parents(&g, source, levels);
+  int32_t *lv = harness_malloc(n * sizeof *lv);
+  int32_t *pa = harness_malloc(n * sizeof *pa);
+  char msg[256];
+  struct {
+    size_t vertex;
+    int32_t level, parent; /* INT32_MIN: leave as is */
+    const char *needle;
+  } cases[] = {
+      {9, 4, INT32_MIN, "levels[9] = 4; the serial BFS gives 2"},
+      {9, -1, INT32_MIN, "levels[9] = -1"},
+      {7, 1, INT32_MIN, "levels[7] = 1; the serial BFS gives 0"},
+      {7, INT32_MIN, 6, "parents[7] = 6; the source's parent is itself"},
+      {9, INT32_MIN, 9, "parents[9] = 9 is at level 2; expected level 1"},
+      {9, INT32_MIN, 14, "parents[9] = 14 is at level 2"},
+      /* 21 = (3,3) is at level 4, 10 = (4,1) at level 3, not adjacent. */
+      {21, INT32_MIN, 10,
+       "parents[21] = 10 but the graph has no edge 10 -> "
+       "21"},
+      {9, INT32_MIN, -1, "parents[9] = -1 is not a vertex"},
+      {9, INT32_MIN, (int32_t)n, "parents[9] = 24 is not a vertex"},
+      {9, INT32_MIN, INT32_MAX, "is not a vertex"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    memcpy(lv, levels, n * sizeof *lv);
+    memcpy(pa, parents, n * sizeof *pa);
+    if (cases[c].level != INT32_MIN)
+      lv[cases[c].vertex] = cases[c].level;
+    if (cases[c].parent != INT32_MIN)
+      pa[cases[c].vertex] = cases[c].parent;
+    msg[0] = '\0';
+    cr_assert(!ref_bfs_validate(&g, source, lv, pa, msg, sizeof msg),
+              "case %zu passed", c);
+    cr_assert(strstr(msg, cases[c].needle), "case %zu: '%s' lacks '%s'", c, msg,
+              cases[c].needle);
+  }
+  cr_assert(!ref_bfs_validate(&g, n, levels, parents, msg, sizeof msg));
+  cr_assert(strstr(msg, "source 24 is not a vertex"), "%s", msg);
+  cr_assert(!ref_bfs_validate(&g, 0, levels, parents, NULL, 0),
+            "wrong source, no message buffer");
+
+  /* An unreached vertex with a parent: a graph with an isolated vertex. */
+  prism_csr d;
+  cr_assert(ref_graph_case(1, &d, NULL)); /* source_without_edges */
+  int32_t dl[6], dp[6];
+  ref_bfs(&d, 0, dl, NULL);
+  for (int v = 0; v < 6; v++)
+    dp[v] = v == 0 ? 0 : -1;
+  cr_assert(ref_bfs_validate(&d, 0, dl, dp, msg, sizeof msg), "%s", msg);
+  dp[3] = 2;
+  cr_assert(!ref_bfs_validate(&d, 0, dl, dp, msg, sizeof msg));
+  cr_assert(strstr(msg, "parents[3] = 2 for an unreached vertex"), "%s", msg);
+  prism_csr_free(&d);
+
+  prism_bfs_result bad = r;
+  bad.levels++;
+  cr_assert(!ref_bfs_check_result(&g, source, &bad, msg, sizeof msg));
+  cr_assert(strstr(msg, "result.levels"), "%s", msg);
+  bad = r;
+  bad.reached--;
+  cr_assert(!ref_bfs_check_result(&g, source, &bad, msg, sizeof msg));
+  cr_assert(strstr(msg, "result.reached ="), "%s", msg);
+  bad = r;
+  bad.reached_edges = r.reached_edges / 2;
+  cr_assert(!ref_bfs_check_result(&g, source, &bad, msg, sizeof msg));
+  cr_assert(strstr(msg, "result.reached_edges"), "%s", msg);
+  free(levels);
+  free(parents);
+  free(lv);
+  free(pa);
+  prism_csr_free(&g);
 }

@@ -1,0 +1,29 @@
+/*
+ * Host CSR helpers shared by the checks, the loaders and the generators.
+ */
+#ifndef PRISM_CORE_CSR_H
+#define PRISM_CORE_CSR_H
+
+#include "prism.h"
+
+/** Column indices are 32-bit: a CSR holds fewer than 2^32 vertices. */
+#define PRISM__CSR_MAX_VERTICES ((size_t)UINT32_MAX)
+
+/**
+ * The checks of prism_csr_validate, on behalf of fn: records the first
+ * failure on ctx (thread-locally when ctx is NULL) as "fn: csr ..." and
+ * returns its status. prism_graph_create calls it with its context.
+ */
+prism_status prism__csr_check(prism_context *ctx, const prism_csr *csr,
+                              const char *fn);
+
+/**
+ * Allocate the arrays of a CSR of n vertices and m edges made by prism:
+ * row_offsets (n + 1) and col_indices (m, at least one entry so that it is
+ * never NULL), uninitialised. On failure out is zeroed and the message
+ * (thread-local) names fn.
+ */
+prism_status prism__csr_alloc(size_t n, size_t m, int directed, const char *fn,
+                              prism_csr *out);
+
+#endif /* PRISM_CORE_CSR_H */
