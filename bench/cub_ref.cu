@@ -1,36 +1,21 @@
 /*
  * CUB reference: cub::DeviceReduce, cub::DeviceScan and
  * cub::DeviceRadixSort on the same data as prism, timed by timing.c's
- * method (k calls, then cudaStreamSynchronize). A job carries the buffers,
+ * method (k calls, then cudaStreamSynchronize); the other algorithms are
+ * cub_more.cu's. A job carries the buffers,
  * the case and a pointer to the launch instance for its element type.
  * Sorts use the out-of-place API (keys_in const and unchanged), so every
  * call sorts the same input, as prism's do.
  */
-#include "cub_ref.h"
+#include "cub_common.cuh"
 
-#include <cub/cub.cuh>
-#include <cuda/std/limits>
-
-#include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <new>
 #include <vector>
 
 namespace {
 
-#if defined(CCCL_VERSION) && CCCL_VERSION >= 2008000
-using min_op = cuda::minimum<>;
-using max_op = cuda::maximum<>;
-#else
-using min_op = cub::Min;
-using max_op = cub::Max;
-#endif
-
-/* num_items is 32-bit, as most CUB users pass it: 64-bit counts would
- * double the build time for n >= 2^32, which the bench's sweeps do not
- * reach. */
-using count_t = uint32_t;
+using namespace cub_ref_common;
 
 struct job {
   void *temp; // NULL: launch only asks for temp_bytes
@@ -49,18 +34,6 @@ struct job {
   int begin_bit, end_bit;
   cudaError_t (*launch)(job &j);
 };
-
-template <typename T> T identity_min() {
-  return cuda::std::numeric_limits<T>::has_infinity
-             ? cuda::std::numeric_limits<T>::infinity()
-             : cuda::std::numeric_limits<T>::max();
-}
-
-template <typename T> T identity_max() {
-  return cuda::std::numeric_limits<T>::has_infinity
-             ? -cuda::std::numeric_limits<T>::infinity()
-             : cuda::std::numeric_limits<T>::lowest();
-}
 
 template <typename T> cudaError_t launch_reduce(job &j, prism_op op) {
   const T *in = static_cast<const T *>(j.in);
@@ -160,35 +133,11 @@ cudaError_t (*pick(const cub_ref_request &r))(job &) {
     return launch<uint64_t>;
   case PRISM_F64:
     return launch<double>;
+  case PRISM_U8: /* reduce, scan and sort take no bytes */
+    break;
   }
   return nullptr;
 }
-
-int job_call(void *arg) {
-  job *j = static_cast<job *>(arg);
-  return static_cast<int>(j->launch(*j));
-}
-
-int job_sync(void *arg) {
-  return static_cast<int>(
-      cudaStreamSynchronize(static_cast<job *>(arg)->stream));
-}
-
-/* Device memory of one run; released in one place whatever happened. */
-struct allocation {
-  void *in = nullptr, *out = nullptr, *temp = nullptr;
-  void *values_in = nullptr, *values_out = nullptr;
-  cudaStream_t stream = nullptr;
-  ~allocation() {
-    if (stream)
-      cudaStreamDestroy(stream);
-    cudaFree(temp);
-    cudaFree(values_out);
-    cudaFree(values_in);
-    cudaFree(out);
-    cudaFree(in);
-  }
-};
 
 /* Sort values: each key's input index, as 4- or 8-byte integers. */
 cudaError_t upload_indices(void *dst, size_t n, size_t value_size) {
@@ -205,17 +154,6 @@ cudaError_t upload_indices(void *dst, size_t n, size_t value_size) {
   cudaError_t err =
       cudaMemcpy(dst, host.data(), host.size(), cudaMemcpyHostToDevice);
   return err != cudaSuccess ? err : cudaDeviceSynchronize();
-}
-
-cub_ref_status fail(cudaError_t err, const char *what, char *msg,
-                    size_t msg_size) {
-  bool oom = err == cudaErrorMemoryAllocation;
-  if (oom)
-    cudaGetLastError(); /* clear it: later runs may fit */
-  snprintf(msg, msg_size, "%s: %s (%s)", what,
-           oom ? "out of device memory" : cudaGetErrorString(err),
-           cudaGetErrorName(err));
-  return oom ? CUB_REF_SKIPPED : CUB_REF_FAILED;
 }
 
 } // namespace
@@ -250,12 +188,14 @@ extern "C" cub_ref_status cub_ref_run(int device,
                                       bench_timing *timing, char *msg,
                                       size_t msg_size) {
   const cub_ref_request &r = *request;
+  if (is_more(r.algorithm))
+    return cub_more_run(device, r, timer, timing, msg, msg_size);
   size_t elem = prism_type_size(r.type);
   size_t in_bytes = r.n * elem;
   size_t out_bytes = r.algorithm == CUB_REF_REDUCE ? elem : in_bytes;
   bool pairs = r.algorithm == CUB_REF_SORT && r.value_size != 0;
   size_t value_bytes = pairs ? r.n * r.value_size : 0;
-  allocation a;
+  device_memory a;
   job j{};
   j.launch = pick(r);
   if (!j.launch || r.algorithm == CUB_REF_NONE) {
@@ -325,7 +265,7 @@ extern "C" cub_ref_status cub_ref_run(int device,
                                   cudaMemcpyDeviceToHost)) != cudaSuccess))
     return fail(err, "cudaMemcpy", msg, msg_size);
 
-  int rc = bench_time(job_call, job_sync, &j, timer, timing);
+  int rc = bench_time(call_job<job>, sync_job<job>, &j, timer, timing);
   if (rc == -1) {
     snprintf(msg, msg_size, "out of host memory");
     return CUB_REF_FAILED;

@@ -23,7 +23,16 @@ typedef enum cub_ref_algorithm {
   CUB_REF_NONE = 0,
   CUB_REF_REDUCE = 1, /* cub::DeviceReduce::Sum / Min / Max */
   CUB_REF_SCAN = 2,   /* cub::DeviceScan::{Inclusive,Exclusive}{Sum,Scan} */
-  CUB_REF_SORT = 3    /* cub::DeviceRadixSort::Sort{Keys,Pairs}[Descending] */
+  CUB_REF_SORT = 3,   /* cub::DeviceRadixSort::Sort{Keys,Pairs}[Descending] */
+  CUB_REF_HISTOGRAM_EVEN = 4,    /* cub::DeviceHistogram::HistogramEven */
+  CUB_REF_HISTOGRAM_RANGE = 5,   /* cub::DeviceHistogram::HistogramRange */
+  CUB_REF_SELECT_IF = 6,         /* cub::DeviceSelect::If */
+  CUB_REF_SELECT_FLAGGED = 7,    /* cub::DeviceSelect::Flagged */
+  CUB_REF_PARTITION_IF = 8,      /* cub::DevicePartition::If */
+  CUB_REF_UNIQUE = 9,            /* cub::DeviceSelect::Unique */
+  CUB_REF_SEGMENTED_REDUCE = 10, /* cub::DeviceSegmentedReduce::Sum/Min/Max */
+  CUB_REF_SEGMENTED_SCAN = 11 /* cub::DeviceScan::{In,Ex}clusive{Sum,Scan}ByKey
+                                 with keys = segment ids */
 } cub_ref_algorithm;
 
 typedef enum cub_ref_status {
@@ -45,9 +54,26 @@ typedef struct cub_ref_request {
   unsigned begin_bit, end_bit;
   const void *input; /* n elements on the host */
   size_t n;
-  void *result; /* host: the first call's result (reduce: one element,
-                   scan: n elements, sort: n keys then n values), for
-                   verification */
+  /* Histograms: bins, and [lower, upper) (even) or the bins + 1 edges of
+   * type in aux (range). Counters are uint32_t. */
+  size_t bins;
+  double lower, upper;
+  /* select_if, partition_if: x < threshold keeps x. */
+  prism_value threshold;
+  /* Host data besides the input: the n one-byte flags (select-flagged;
+   * segmented scan: head flags, turned into segment ids for CUB's by-key
+   * scan), the num_segments + 1 offsets of offset_size bytes (segmented
+   * reduce), or the histogram edges. */
+  const void *aux;
+  size_t aux_bytes;
+  size_t offset_size; /* 4 or 8 */
+  size_t num_segments;
+  void *result; /* host: the first call's result, for verification, laid
+                   out as the primitive's own: reduce one element; scan n
+                   elements; sort n keys then n values; histograms bins
+                   counters; compaction the count as a uint64_t, then n
+                   elements; segmented reduce num_segments elements;
+                   segmented scan n elements */
 } cub_ref_request;
 
 /* Whether CUDA device `device` can run CUB: 1 with its name, or 0 with the

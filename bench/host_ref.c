@@ -24,7 +24,7 @@
 
 /* ---- Data ---------------------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *state) {
+uint64_t host_random(uint64_t *state) {
   uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -37,22 +37,24 @@ void host_fill_random(prism_type type, void *dst, size_t n, uint64_t seed) {
   case PRISM_I32:
   case PRISM_U32:
     for (size_t i = 0; i < n; i++)
-      ((uint32_t *)dst)[i] = (uint32_t)splitmix64(&s);
+      ((uint32_t *)dst)[i] = (uint32_t)host_random(&s);
     break;
   case PRISM_I64:
   case PRISM_U64:
     for (size_t i = 0; i < n; i++)
-      ((uint64_t *)dst)[i] = splitmix64(&s);
+      ((uint64_t *)dst)[i] = host_random(&s);
     break;
   case PRISM_F32: /* multiples of 2^-23: exact in float */
     for (size_t i = 0; i < n; i++)
-      ((float *)dst)[i] = (float)((splitmix64(&s) >> 40) * 0x1p-23 - 1.0);
+      ((float *)dst)[i] = (float)((host_random(&s) >> 40) * 0x1p-23 - 1.0);
     break;
   case PRISM_F64:
     for (size_t i = 0; i < n; i++)
-      ((double *)dst)[i] = (double)(splitmix64(&s) >> 11) * 0x1p-52 - 1.0;
+      ((double *)dst)[i] = (double)(host_random(&s) >> 11) * 0x1p-52 - 1.0;
     break;
-  case PRISM_U8: /* not taken by these primitives */
+  case PRISM_U8:
+    for (size_t i = 0; i < n; i++)
+      ((uint8_t *)dst)[i] = (uint8_t)host_random(&s);
     break;
   }
 }
@@ -60,16 +62,18 @@ void host_fill_random(prism_type type, void *dst, size_t n, uint64_t seed) {
 void host_fill_random_bits(prism_type type, void *dst, size_t n,
                            uint64_t seed) {
   uint64_t s = seed;
-  if (prism_type_size(type) == 4) {
+  if (type == PRISM_U8) {
+    host_fill_random(type, dst, n, seed);
+  } else if (prism_type_size(type) == 4) {
     uint32_t minus_zero = type == PRISM_F32 ? 0x80000000u : 0;
     for (size_t i = 0; i < n; i++) {
-      uint32_t b = (uint32_t)splitmix64(&s);
+      uint32_t b = (uint32_t)host_random(&s);
       ((uint32_t *)dst)[i] = minus_zero && b == minus_zero ? 0 : b;
     }
   } else {
     uint64_t minus_zero = type == PRISM_F64 ? 0x8000000000000000ull : 0;
     for (size_t i = 0; i < n; i++) {
-      uint64_t b = splitmix64(&s);
+      uint64_t b = host_random(&s);
       ((uint64_t *)dst)[i] = minus_zero && b == minus_zero ? 0 : b;
     }
   }

@@ -18,6 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The next number of the seeded generator (splitmix64) whose state is
+ * *state. */
+uint64_t host_random(uint64_t *state);
+
 /* Fill n elements of type with random values from seed: integers over their
  * whole range, floats uniform in [-1, 1). */
 void host_fill_random(prism_type type, void *dst, size_t n, uint64_t seed);

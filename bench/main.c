@@ -126,43 +126,138 @@ static int open_devices(const bench_options *opt, bench_device *devices,
   return count;
 }
 
-/* Every case of one primitive on one device: type x op x kind x order x
- * values x n, with only the parameters the primitive uses varied. */
+/* The parameters a case can vary, outermost first (n is the innermost). */
+enum {
+  AXIS_TYPE,
+  AXIS_OP,
+  AXIS_KIND,
+  AXIS_ORDER,
+  AXIS_VALUES,
+  AXIS_BINS,
+  AXIS_DIST,
+  AXIS_KEEP,
+  AXIS_SEGMENT,
+  AXIS_N,
+  AXIS_COUNT
+};
+
+/* Set axis `axis` of c to option entry i. */
+static void set_axis(bench_case *c, const bench_options *opt, int axis, int i,
+                     const size_t *ns) {
+  switch (axis) {
+  case AXIS_TYPE:
+    c->type = opt->types[i];
+    break;
+  case AXIS_OP:
+    c->op = opt->ops[i];
+    break;
+  case AXIS_KIND:
+    c->kind = opt->kinds[i];
+    break;
+  case AXIS_ORDER:
+    c->order = opt->orders[i];
+    break;
+  case AXIS_VALUES:
+    c->value_size = opt->value_sizes[i];
+    break;
+  case AXIS_BINS:
+    c->bins = opt->bins[i];
+    break;
+  case AXIS_DIST:
+    c->dist = opt->dists[i];
+    break;
+  case AXIS_KEEP:
+    c->keep = opt->keeps[i];
+    break;
+  case AXIS_SEGMENT:
+    c->segment = opt->segments[i];
+    c->skew = opt->skews[i];
+    break;
+  case AXIS_N:
+    c->n = ns[i];
+    break;
+  }
+}
+
+/* Every case of one primitive on one device: the product of the options'
+ * lists, each axis varied only when the primitive uses it. */
 static void run_primitive(bench_run *run, bench_device *dev,
                           const bench_options *opt, const bench_primitive *p) {
   size_t ns[OPTIONS_MAX_ITEMS];
-  int n_count = options_sizes(opt, dev->is_cpu, ns, OPTIONS_MAX_ITEMS);
-  int op_count = p->uses & BENCH_USES_OP ? opt->op_count : 1;
-  int kind_count = p->uses & BENCH_USES_KIND ? opt->kind_count : 1;
-  int order_count = p->uses & BENCH_USES_ORDER ? opt->order_count : 1;
-  int value_count = p->uses & BENCH_USES_VALUES ? opt->value_size_count : 1;
-  for (int t = 0; t < opt->type_count; t++) {
-    for (int o = 0; o < op_count; o++) {
-      for (int k = 0; k < kind_count; k++) {
-        for (int r = 0; r < order_count; r++) {
-          for (int v = 0; v < value_count; v++) {
-            for (int i = 0; i < n_count; i++) {
-              bench_case c;
-              memset(&c, 0, sizeof c);
-              c.type = opt->types[t];
-              c.op = opt->ops[o];
-              c.kind = opt->kinds[k];
-              if (p->uses & BENCH_USES_ORDER)
-                c.order = opt->orders[r];
-              if (p->uses & BENCH_USES_VALUES)
-                c.value_size = opt->value_sizes[v];
-              if (p->uses & BENCH_USES_BITS) {
-                c.begin_bit = opt->begin_bit;
-                c.end_bit = opt->end_bit;
-              }
-              c.n = ns[i];
-              measure_case(run, dev, p, &c);
-            }
-          }
-        }
-      }
-    }
+  int counts[AXIS_COUNT];
+  counts[AXIS_TYPE] = opt->type_count;
+  counts[AXIS_OP] = p->uses & BENCH_USES_OP ? opt->op_count : 1;
+  counts[AXIS_KIND] = p->uses & BENCH_USES_KIND ? opt->kind_count : 1;
+  counts[AXIS_ORDER] = p->uses & BENCH_USES_ORDER ? opt->order_count : 1;
+  counts[AXIS_VALUES] = p->uses & BENCH_USES_VALUES ? opt->value_size_count : 1;
+  counts[AXIS_BINS] = p->uses & BENCH_USES_BINS ? opt->bin_count : 1;
+  counts[AXIS_DIST] = p->uses & BENCH_USES_DIST ? opt->dist_count : 1;
+  counts[AXIS_KEEP] = p->uses & BENCH_USES_KEEP ? opt->keep_count : 1;
+  counts[AXIS_SEGMENT] = p->uses & BENCH_USES_SEGMENT ? opt->segment_count : 1;
+  counts[AXIS_N] = options_sizes(opt, dev->is_cpu, ns, OPTIONS_MAX_ITEMS);
+
+  for (int a = 0; a < AXIS_COUNT; a++) {
+    if (counts[a] == 0)
+      return;
   }
+  int at[AXIS_COUNT] = {0}; /* an odometer over the axes, n turning fastest */
+  for (;;) {
+    bench_case c;
+    memset(&c, 0, sizeof c);
+    for (int a = 0; a < AXIS_COUNT; a++)
+      set_axis(&c, opt, a, at[a], ns);
+    if (!(p->uses & BENCH_USES_ORDER))
+      c.order = PRISM_ASCENDING;
+    if (!(p->uses & BENCH_USES_VALUES))
+      c.value_size = 0;
+    if (p->uses & BENCH_USES_BITS) {
+      c.begin_bit = opt->begin_bit;
+      c.end_bit = opt->end_bit;
+    }
+    if (!(p->uses & BENCH_USES_BINS))
+      c.bins = 0;
+    if (!(p->uses & BENCH_USES_KEEP))
+      c.keep = 0;
+    if (!(p->uses & BENCH_USES_SEGMENT))
+      c.segment = 0, c.skew = 0;
+    measure_case(run, dev, p, &c);
+    int a = AXIS_COUNT - 1;
+    while (a >= 0 && ++at[a] == counts[a])
+      at[a--] = 0;
+    if (a < 0)
+      return;
+  }
+}
+
+/* The table's primitive column: the widest label the chosen primitives can
+ * print ("segmented-scan ex sum 1000"). */
+static int label_width(const bench_options *opt) {
+  size_t widest_bins = 0, widest_segment = 4; /* "skew" */
+  char buf[32];
+  for (int i = 0; i < opt->bin_count; i++) {
+    size_t len = (size_t)snprintf(buf, sizeof buf, "%zu", opt->bins[i]);
+    if (len > widest_bins)
+      widest_bins = len;
+  }
+  for (int i = 0; i < opt->segment_count; i++) {
+    size_t len = (size_t)snprintf(buf, sizeof buf, "%zu", opt->segments[i]);
+    if (len > widest_segment)
+      widest_segment = len;
+  }
+  size_t widest = 0;
+  for (int i = 0; i < opt->primitive_count; i++) {
+    const bench_primitive *p = opt->primitives[i];
+    unsigned u = p->uses;
+    size_t len = strlen(p->name) + (u & BENCH_USES_KIND ? 3 : 0) +
+                 (u & BENCH_USES_OP ? 4 : 0) + (u & BENCH_USES_VALUES ? 3 : 0) +
+                 (u & BENCH_USES_ORDER ? 5 : 0) +
+                 (u & BENCH_USES_BINS ? 1 + widest_bins : 0) +
+                 (u & BENCH_USES_DIST ? 5 : 0) + (u & BENCH_USES_KEEP ? 5 : 0) +
+                 (u & BENCH_USES_SEGMENT ? 1 + widest_segment : 0);
+    if (len > widest)
+      widest = len;
+  }
+  return (int)widest;
 }
 
 int main(int argc, char **argv) {
@@ -189,7 +284,7 @@ int main(int argc, char **argv) {
       report_note("no CUB rows: prism-bench was built without CUDA");
 #endif
   }
-  report_begin(opt.format, header, count, opt.reps);
+  report_begin(opt.format, header, count, opt.reps, label_width(&opt));
 
   bench_run *run = measure_begin(&opt);
   if (!run) {

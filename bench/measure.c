@@ -20,13 +20,7 @@
  * on the same GPU) compares with it instead of measuring it again. */
 typedef struct cub_entry {
   cub_ref_algorithm algorithm;
-  prism_type type;
-  prism_op op;
-  prism_scan_kind kind;
-  prism_order order;
-  size_t value_size;
-  unsigned begin_bit, end_bit;
-  size_t n;
+  bench_case c;   /* its parameters; no data */
   double seconds; /* 0: CUB did not run (skipped or failed) */
 } cub_entry;
 
@@ -71,6 +65,7 @@ static report_row device_row(const bench_device *dev, const char *primitive) {
   row.platform = dev->platform;
   row.primitive = primitive;
   row.values = -1;
+  row.keep = -1;
   row.copy_bytes_per_s = dev->copy_bytes_per_s;
   return row;
 }
@@ -89,6 +84,16 @@ static report_row case_row(const bench_device *dev, const bench_primitive *p,
   if (p->uses & BENCH_USES_BITS) {
     row.begin_bit = c->begin_bit;
     row.end_bit = c->end_bit;
+  }
+  if (p->uses & BENCH_USES_BINS)
+    row.bins = c->bins;
+  if (p->uses & BENCH_USES_DIST)
+    row.dist = c->dist == BENCH_DIST_ONE_BIN ? "one-bin" : "uniform";
+  if (p->uses & BENCH_USES_KEEP)
+    row.keep = c->keep;
+  if (p->uses & BENCH_USES_SEGMENT) {
+    row.segment = c->segment;
+    row.skew = c->skew;
   }
   row.type = prism_type_name(c->type);
   row.n = c->n;
@@ -244,9 +249,12 @@ static void host_memcpy_row(bench_run *run, bench_device *dev, report_row row) {
   void *src = malloc(bytes ? bytes : 1), *dst = malloc(bytes ? bytes : 1);
   row.backend = "serial";
   row.primitive = "memcpy";
-  row.op = row.kind = row.order = NULL;
+  row.op = row.kind = row.order = row.dist = NULL;
   row.values = -1;
   row.begin_bit = row.end_bit = 0;
+  row.bins = row.segment = 0;
+  row.skew = 0;
+  row.keep = -1;
   if (!src || !dst) {
     print_status_row(run, row, REPORT_SKIP, "host out of memory");
   } else {
@@ -374,14 +382,20 @@ static int cub_ready(bench_run *run, const bench_device *dev) {
   return run->cub_state == 1;
 }
 
+/* Whether two cases have the same parameters (their data follows). */
+static int same_case(const bench_case *a, const bench_case *b) {
+  return a->type == b->type && a->op == b->op && a->kind == b->kind &&
+         a->order == b->order && a->value_size == b->value_size &&
+         a->begin_bit == b->begin_bit && a->end_bit == b->end_bit &&
+         a->bins == b->bins && a->dist == b->dist && a->keep == b->keep &&
+         a->segment == b->segment && a->skew == b->skew && a->n == b->n;
+}
+
 static cub_entry *cub_find(bench_run *run, const bench_primitive *p,
                            const bench_case *c) {
   for (int i = 0; i < run->cub_cache_count; i++) {
     cub_entry *e = &run->cub_cache[i];
-    if (e->algorithm == p->cub && e->type == c->type && e->op == c->op &&
-        e->kind == c->kind && e->order == c->order &&
-        e->value_size == c->value_size && e->begin_bit == c->begin_bit &&
-        e->end_bit == c->end_bit && e->n == c->n)
+    if (e->algorithm == p->cub && same_case(&e->c, c))
       return e;
   }
   return NULL;
@@ -407,7 +421,13 @@ static double cub_reference(bench_run *run, const bench_device *dev,
   req.end_bit = c->end_bit;
   req.input = c->input;
   req.n = c->n;
+  req.bins = c->bins;
+  req.aux = c->aux;
+  req.aux_bytes = p->aux_bytes ? p->aux_bytes(c) : 0;
+  req.num_segments = c->segments;
   req.result = result;
+  if (p->cub_request)
+    p->cub_request(c, &req);
   bench_timing t;
   char note[NOTE_SIZE];
   report_row row = case_row(dev, p, c);
@@ -429,10 +449,12 @@ static double cub_reference(bench_run *run, const bench_device *dev,
     seconds = t.median_s;
   }
   if (run->cub_cache_count < CUB_CACHE_SIZE) {
-    cub_entry entry = {p->cub,   c->type,       c->op,        c->kind,
-                       c->order, c->value_size, c->begin_bit, c->end_bit,
-                       c->n,     seconds};
-    run->cub_cache[run->cub_cache_count++] = entry;
+    cub_entry *entry = &run->cub_cache[run->cub_cache_count++];
+    entry->algorithm = p->cub;
+    entry->c = *c;
+    entry->c.input = NULL;
+    entry->c.aux = NULL;
+    entry->seconds = seconds;
   }
   return seconds;
 }
@@ -507,6 +529,11 @@ void measure_case(bench_run *run, bench_device *dev, const bench_primitive *p,
     print_status_row(run, row, REPORT_SKIP, note);
     return;
   }
+  const char *why = p->skip ? p->skip(&c) : NULL;
+  if (why) {
+    print_status_row(run, row, REPORT_SKIP, why);
+    return;
+  }
   if (!prism_context_supports(dev->ctx, c.type)) {
     print_status_row(run, row, REPORT_SKIP, "type not supported by device");
     return;
@@ -515,20 +542,27 @@ void measure_case(bench_run *run, bench_device *dev, const bench_primitive *p,
     print_status_row(run, row, REPORT_SKIP, "n * element size overflows");
     return;
   }
+  size_t aux_bytes = p->aux_bytes ? p->aux_bytes(&c) : 0;
   void *input = malloc(c.n * elem);
-  size_t result_bytes = p->result_bytes(&c);
-  void *result = malloc(result_bytes ? result_bytes : 1);
-  if (!input || !result) {
+  void *result = NULL;
+  c.aux = aux_bytes ? malloc(aux_bytes) : NULL;
+  int filled = input && (c.aux || !aux_bytes);
+  if (filled && p->fill)
+    filled = p->fill(&c, input, case_seed(run, &c)) == 0;
+  else if (filled)
+    host_fill_random(c.type, input, c.n, case_seed(run, &c));
+  if (filled) {
+    size_t result_bytes = p->result_bytes(&c);
+    result = malloc(result_bytes ? result_bytes : 1);
+  }
+  if (!result) {
     print_status_row(run, row, REPORT_SKIP, "host out of memory");
+    free(c.aux);
     free(input);
-    free(result);
     return;
   }
-  if (p->fill)
-    p->fill(&c, input, case_seed(run, &c));
-  else
-    host_fill_random(c.type, input, c.n, case_seed(run, &c));
   c.input = input;
+  row.bytes = p->bytes_moved(&c); /* it may depend on the data (kept) */
 
   bench_timing t;
   if (measure_prism(run, dev, p, &c, result, &t)) {
@@ -556,5 +590,6 @@ void measure_case(bench_run *run, bench_device *dev, const bench_primitive *p,
     }
   }
   free(result);
+  free(c.aux);
   free(input);
 }

@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "host_more.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 #define SWEEP_MIN_LOG2 10
 #define SWEEP_GPU_MAX_LOG2 28
 #define SWEEP_CPU_MAX_LOG2 24
+#define DEFAULT_BINS 256
+#define DEFAULT_KEEP 0.5
 
 static const char usage[] =
     "usage: prism-bench [PRIMITIVES] [options]\n"
@@ -20,7 +24,8 @@ static const char usage[] =
     "reference, and compares with references measured in the same run: the\n"
     "device's copy bandwidth, serial C on CPU devices, CUB on NVIDIA.\n"
     "\n"
-    "PRIMITIVES  comma list of: %s (default: all),\n"
+    "PRIMITIVES  comma list of: %s\n"
+    "            (default: %s),\n"
     "            or `quick`: reduce sum and exclusive scan sum, i32 and f32,\n"
     "            a few sizes, on the default backend (under a minute on a\n"
     "            small CPU)\n"
@@ -32,9 +37,11 @@ static const char usage[] =
     "  --opencl-platform LIST  one OpenCL context per platform, by index or\n"
     "                          name substring (e.g. nvidia,pocl)\n"
     "  --device N              device index within the backend / platform\n"
-    "  --type LIST             i32, u32, f32, i64, u64, f64 (default i32)\n"
+    "  --type LIST             i32, u32, f32, i64, u64, f64, u8 (default i32;\n"
+    "                          u8: histograms and compaction only)\n"
     "  --op LIST               sum, min, max (default sum)\n"
-    "  --kind LIST             scan: inclusive, exclusive (default exclusive)\n"
+    "  --kind LIST             scans: inclusive, exclusive (default "
+    "exclusive)\n"
     "  --order LIST            sort: ascending, descending (default "
     "ascending)\n"
     "  --values LIST           sort: bytes of value moved with each key:\n"
@@ -46,6 +53,25 @@ static const char usage[] =
     "  --bits BEGIN:END        sort: only bits [BEGIN, END) of the key's\n"
     "                          order-preserving image take part (default:\n"
     "                          all; rows of narrower types are skipped)\n"
+    "  --bins LIST             histograms: bin counts (default 256). "
+    "histogram\n"
+    "                          spans u8 [0, 256), i32 and u32 their whole\n"
+    "                          range, i64 [-2^40, 2^40), u64 [0, 2^41), "
+    "floats\n"
+    "                          [-1, 1); histogram-range the same with\n"
+    "                          geometric edges (the last bin ~256x the first)\n"
+    "  --dist LIST             histograms: uniform (samples spread evenly;\n"
+    "                          the default) or one-bin (all in one bin)\n"
+    "  --keep LIST             select, select-flagged, partition: the "
+    "fraction\n"
+    "                          of elements kept (x < a, or flags); unique: "
+    "the\n"
+    "                          fraction that start a run (default 0.5)\n"
+    "  --segment LIST          segmented-reduce, segmented-scan: the mean\n"
+    "                          segment length (lengths vary at random from 1\n"
+    "                          to twice that), or `skew`: one segment holds\n"
+    "                          half the data, the others are ~%d long\n"
+    "                          (default %d)\n"
     "  --n LIST                sizes: 1000000, 2^20, or ranges 2^10..2^28\n"
     "                          (steps of 4x; default 2^10..2^28 on a GPU,\n"
     "                          2^10..2^24 on a CPU device)\n"
@@ -54,17 +80,31 @@ static const char usage[] =
     "  --csv, --json           machine-readable output instead of the table\n"
     "  -h, --help              this text\n"
     "\n"
+    "Compaction calls are timed with the count left in a device buffer, as\n"
+    "when chaining calls (CUB's likewise). Segmented reduce takes offsets,\n"
+    "segmented scan one-byte head flags (CUB: scan by key, segment ids).\n"
+    "\n"
     "exit status: 0 all verified, 1 a verification or call failed, 2 bad "
     "arguments\n";
 
-static void print_usage(void) {
-  char names[256] = "";
+/* The primitives' names, comma-separated: all, or those run by default. */
+static void primitive_names(int defaults_only, char *names, size_t size) {
+  names[0] = '\0';
   for (int i = 0; i < bench_primitive_count; i++) {
-    if (i)
-      strcat(names, ", ");
-    strncat(names, bench_primitives[i]->name, sizeof names - strlen(names) - 3);
+    if (defaults_only && bench_primitives[i]->by_name_only)
+      continue;
+    if (names[0])
+      strncat(names, ", ", size - strlen(names) - 1);
+    strncat(names, bench_primitives[i]->name, size - strlen(names) - 1);
   }
-  printf(usage, names, DEFAULT_REPS, QUICK_REPS);
+}
+
+static void print_usage(void) {
+  char names[512], defaults[256];
+  primitive_names(0, names, sizeof names);
+  primitive_names(1, defaults, sizeof defaults);
+  printf(usage, names, defaults, HOST_SEGMENT_MEAN, HOST_SEGMENT_MEAN,
+         DEFAULT_REPS, QUICK_REPS);
 }
 
 static int bad(const char *option, const char *fmt, ...)
@@ -126,13 +166,10 @@ static int primitive_item(const char *option, const char *name,
   }
   const bench_primitive *p = bench_primitive_find(name);
   if (!p) {
-    char names[256] = "";
-    for (int i = 0; i < bench_primitive_count; i++) {
-      strncat(names, bench_primitives[i]->name,
-              sizeof names - strlen(names) - 3);
-      strcat(names, ", ");
-    }
-    return bad(option, "unknown primitive '%s' (valid: %squick)", name, names);
+    char names[512];
+    primitive_names(0, names, sizeof names);
+    return bad(option, "unknown primitive '%s' (valid: %s, quick)", name,
+               names);
   }
   if (opt->primitive_count == OPTIONS_MAX_ITEMS)
     return too_many(option);
@@ -173,7 +210,8 @@ static int type_item(const char *option, const char *name, bench_options *opt) {
       return 0;
     }
   }
-  return bad(option, "unknown type '%s' (valid: i32, u32, f32, i64, u64, f64)",
+  return bad(option,
+             "unknown type '%s' (valid: i32, u32, f32, i64, u64, f64, u8)",
              name);
 }
 
@@ -304,6 +342,63 @@ static int size_item(const char *option, const char *item, bench_options *opt) {
   }
 }
 
+#define MAX_BINS ((size_t)1 << 31) /* prism_histogram_*'s limit */
+
+static int bins_item(const char *option, const char *item, bench_options *opt) {
+  size_t bins;
+  if (!parse_size(item, &bins) || bins > MAX_BINS)
+    return bad(option, "'%s' is not a bin count from 1 to 2^31", item);
+  if (opt->bin_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->bins[opt->bin_count++] = bins;
+  return 0;
+}
+
+static int dist_item(const char *option, const char *name, bench_options *opt) {
+  bench_dist dist;
+  if (strcmp(name, "uniform") == 0)
+    dist = BENCH_DIST_UNIFORM;
+  else if (strcmp(name, "one-bin") == 0)
+    dist = BENCH_DIST_ONE_BIN;
+  else
+    return bad(option, "unknown distribution '%s' (valid: uniform, one-bin)",
+               name);
+  if (opt->dist_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->dists[opt->dist_count++] = dist;
+  return 0;
+}
+
+/* A fraction in [0, 1]: 0.5, 1, 0.001. */
+static int keep_item(const char *option, const char *item, bench_options *opt) {
+  char *end;
+  errno = 0;
+  double keep = strtod(item, &end);
+  if (errno || *end || end == item || !(keep >= 0 && keep <= 1))
+    return bad(option, "'%s' is not a fraction from 0 to 1", item);
+  if (opt->keep_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->keeps[opt->keep_count++] = keep;
+  return 0;
+}
+
+/* A mean segment length, or `skew`. */
+static int segment_item(const char *option, const char *item,
+                        bench_options *opt) {
+  size_t mean = HOST_SEGMENT_MEAN;
+  int skew = strcmp(item, "skew") == 0;
+  if (!skew && !parse_size(item, &mean))
+    return bad(option,
+               "'%s' is not a segment length (e.g. 1000, 2^16) or "
+               "`skew`",
+               item);
+  if (opt->segment_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->segments[opt->segment_count] = mean;
+  opt->skews[opt->segment_count++] = skew;
+  return 0;
+}
+
 /* BEGIN:END, 0 <= BEGIN < END <= 64. */
 static int parse_bits(const char *option, const char *value,
                       bench_options *opt) {
@@ -359,8 +454,10 @@ static int finish(bench_options *opt) {
     }
   }
   if (opt->primitive_count == 0) {
-    for (int i = 0; i < bench_primitive_count; i++)
-      opt->primitives[opt->primitive_count++] = bench_primitives[i];
+    for (int i = 0; i < bench_primitive_count; i++) {
+      if (!bench_primitives[i]->by_name_only)
+        opt->primitives[opt->primitive_count++] = bench_primitives[i];
+    }
   }
   if (opt->type_count == 0)
     opt->types[opt->type_count++] = PRISM_I32;
@@ -372,6 +469,16 @@ static int finish(bench_options *opt) {
     opt->orders[opt->order_count++] = PRISM_ASCENDING;
   if (opt->value_size_count == 0)
     opt->value_sizes[opt->value_size_count++] = 0;
+  if (opt->bin_count == 0)
+    opt->bins[opt->bin_count++] = DEFAULT_BINS;
+  if (opt->dist_count == 0)
+    opt->dists[opt->dist_count++] = BENCH_DIST_UNIFORM;
+  if (opt->keep_count == 0)
+    opt->keeps[opt->keep_count++] = DEFAULT_KEEP;
+  if (opt->segment_count == 0) {
+    opt->segments[opt->segment_count] = HOST_SEGMENT_MEAN;
+    opt->skews[opt->segment_count++] = 0;
+  }
   if (opt->reps == 0)
     opt->reps = opt->quick ? QUICK_REPS : DEFAULT_REPS;
   return -1;
@@ -418,7 +525,9 @@ int options_parse(int argc, char **argv, bench_options *opt) {
         {"--backend", backend_item}, {"--opencl-platform", platform_item},
         {"--type", type_item},       {"--op", op_item},
         {"--kind", kind_item},       {"--n", size_item},
-        {"--order", order_item},     {"--values", values_item}};
+        {"--order", order_item},     {"--values", values_item},
+        {"--bins", bins_item},       {"--dist", dist_item},
+        {"--keep", keep_item},       {"--segment", segment_item}};
     int known = 0;
     for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
       if (strcmp(name, lists[l].name) != 0)

@@ -36,7 +36,17 @@ typedef struct bench_options {
   int order_count;
   size_t value_sizes[OPTIONS_MAX_ITEMS]; /* sort: 0 keys only, 4, 8 */
   int value_size_count;
-  unsigned begin_bit, end_bit;  /* sort: --bits; end_bit 0: every bit */
+  unsigned begin_bit, end_bit;    /* sort: --bits; end_bit 0: every bit */
+  size_t bins[OPTIONS_MAX_ITEMS]; /* histograms */
+  int bin_count;
+  bench_dist dists[OPTIONS_MAX_ITEMS]; /* histograms */
+  int dist_count;
+  double keeps[OPTIONS_MAX_ITEMS]; /* compaction */
+  int keep_count;
+  /* Segmented: mean lengths, and whether the layout is skewed. */
+  size_t segments[OPTIONS_MAX_ITEMS];
+  int skews[OPTIONS_MAX_ITEMS];
+  int segment_count;
   size_t ns[OPTIONS_MAX_ITEMS]; /* none: each device's default sweep */
   int n_count;
 

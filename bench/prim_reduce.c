@@ -70,6 +70,7 @@ static void reduce_serial(const bench_case *c, void *result) {
 const bench_primitive bench_reduce = {
     .name = "reduce",
     .uses = BENCH_USES_OP,
+    .skip = bench_skip_u8,
     .result_bytes = reduce_result_bytes,
     .bytes_moved = reduce_bytes_moved,
     .setup = reduce_setup,

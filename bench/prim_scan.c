@@ -69,6 +69,7 @@ static void scan_serial(const bench_case *c, void *result) {
 const bench_primitive bench_scan = {
     .name = "scan",
     .uses = BENCH_USES_OP | BENCH_USES_KIND,
+    .skip = bench_skip_u8,
     .result_bytes = scan_result_bytes,
     .bytes_moved = scan_bytes_moved,
     .setup = scan_setup,

@@ -110,8 +110,9 @@ static int sort_check(const bench_case *c, const void *result, char *msg,
                          c->end_bit, c->input, c->n, result, msg, msg_size);
 }
 
-static void sort_fill(const bench_case *c, void *input, uint64_t seed) {
+static int sort_fill(bench_case *c, void *input, uint64_t seed) {
   host_fill_random_bits(c->type, input, c->n, seed);
+  return 0;
 }
 
 /* The serial version: qsort in place on scratch (host_ref.h). */
@@ -139,6 +140,7 @@ static void sort_serial_store(const bench_case *c, const void *scratch,
 const bench_primitive bench_sort = {
     .name = "sort",
     .uses = BENCH_USES_ORDER | BENCH_USES_VALUES | BENCH_USES_BITS,
+    .skip = bench_skip_u8,
     .fill = sort_fill,
     .result_bytes = sort_result_bytes,
     .bytes_moved = sort_bytes_moved,

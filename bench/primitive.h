@@ -13,6 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* How histogram samples spread over the bins. */
+typedef enum bench_dist {
+  BENCH_DIST_UNIFORM = 0, /* every bin equally likely */
+  BENCH_DIST_ONE_BIN = 1  /* every sample in the middle bin */
+} bench_dist;
+
 /* One measurement's parameters; a primitive reads the ones it uses. */
 typedef struct bench_case {
   prism_type type;
@@ -23,8 +29,21 @@ typedef struct bench_case {
   /* sort: bits [begin_bit, end_bit) of the key image; end_bit 0 in what
    * the loop passes means every bit, resolved before the case runs. */
   unsigned begin_bit, end_bit;
+  size_t bins;     /* histograms */
+  bench_dist dist; /* histograms */
+  /* select, select-flagged, partition: the fraction of elements kept;
+   * unique: the fraction of elements that start a run. */
+  double keep;
+  /* Segmented: the mean segment length; with skew, one segment holds half
+   * the data and the others have host_more.h's HOST_SEGMENT_MEAN. */
+  size_t segment;
+  int skew;
   size_t n;
   const void *input; /* n elements of type on the host, seeded random */
+  /* Filled by the primitive's fill along with the input. */
+  void *aux;       /* aux_bytes of host data: flags, offsets or edges */
+  size_t kept;     /* compaction: the elements one call keeps */
+  size_t segments; /* segmented: the number of segments */
 } bench_case;
 
 /* Which bench_case parameters a primitive uses (the loop varies only
@@ -34,16 +53,30 @@ enum {
   BENCH_USES_KIND = 1u << 1,
   BENCH_USES_ORDER = 1u << 2,
   BENCH_USES_VALUES = 1u << 3,
-  BENCH_USES_BITS = 1u << 4
+  BENCH_USES_BITS = 1u << 4,
+  BENCH_USES_BINS = 1u << 5,
+  BENCH_USES_DIST = 1u << 6,
+  BENCH_USES_KEEP = 1u << 7,
+  BENCH_USES_SEGMENT = 1u << 8
 };
 
 typedef struct bench_primitive {
   const char *name;
-  unsigned uses; /* BENCH_USES_* */
-  /* The case's input; NULL: host_fill_random. */
-  void (*fill)(const bench_case *c, void *input, uint64_t seed);
+  unsigned uses;    /* BENCH_USES_* */
+  int by_name_only; /* not in the run of `prism-bench` with no names */
+  /* Why the case cannot run (e.g. a type the primitive does not take), or
+   * NULL. Optional. */
+  const char *(*skip)(const bench_case *c);
+  /* Bytes of host data the case needs besides its input (c->aux).
+   * Optional: none. */
+  size_t (*aux_bytes)(const bench_case *c);
+  /* The case's input, its aux data, and what follows from them (kept,
+   * segments); NULL: host_fill_random. Returns 0, or -1 when the host is
+   * out of memory. */
+  int (*fill)(bench_case *c, void *input, uint64_t seed);
   /* Bytes a result takes on the host (reduce: one element; scan: n; sort:
-   * n keys, then n values for pairs). */
+   * n keys, then n values for pairs; the others: host_more.h). Asked after
+   * fill. */
   size_t (*result_bytes)(const bench_case *c);
   /* The least traffic one call needs: the roofline numerator. */
   double (*bytes_moved)(const bench_case *c);
@@ -68,13 +101,23 @@ typedef struct bench_primitive {
   size_t (*serial_scratch_bytes)(const bench_case *c);
   void (*serial_load)(const bench_case *c, void *scratch);
   void (*serial_store)(const bench_case *c, const void *scratch, void *result);
-  /* The CUB algorithm timed beside it on NVIDIA devices. */
+  /* The CUB algorithm timed beside it on NVIDIA devices, and (optional)
+   * what it needs beyond the fields every request carries. */
   cub_ref_algorithm cub;
+  void (*cub_request)(const bench_case *c, cub_ref_request *request);
 } bench_primitive;
 
 extern const bench_primitive bench_reduce;
 extern const bench_primitive bench_scan;
 extern const bench_primitive bench_sort;
+extern const bench_primitive bench_histogram;
+extern const bench_primitive bench_histogram_range;
+extern const bench_primitive bench_select;
+extern const bench_primitive bench_select_flagged;
+extern const bench_primitive bench_partition;
+extern const bench_primitive bench_unique;
+extern const bench_primitive bench_segmented_reduce;
+extern const bench_primitive bench_segmented_scan;
 
 /* The table, in the order `prism-bench` with no names runs it. */
 extern const bench_primitive *const bench_primitives[];
@@ -86,5 +129,13 @@ const bench_primitive *bench_primitive_find(const char *name);
 /* A buffer holding the case's input (helper for setup functions). */
 prism_status bench_upload_input(prism_context *ctx, const bench_case *c,
                                 prism_buffer **out);
+
+/* A buffer holding bytes of host data (helper for setup functions). */
+prism_status bench_upload(prism_context *ctx, const void *host, size_t bytes,
+                          prism_buffer **out);
+
+/* skip for the primitives that compute with their elements, which take
+ * every type but u8. */
+const char *bench_skip_u8(const bench_case *c);
 
 #endif /* PRISM_BENCH_PRIMITIVE_H */

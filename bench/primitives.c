@@ -6,6 +6,14 @@ const bench_primitive *const bench_primitives[] = {
     &bench_reduce,
     &bench_scan,
     &bench_sort,
+    &bench_histogram,
+    &bench_histogram_range,
+    &bench_select,
+    &bench_select_flagged,
+    &bench_partition,
+    &bench_unique,
+    &bench_segmented_reduce,
+    &bench_segmented_scan,
 };
 
 const int bench_primitive_count =
@@ -19,18 +27,28 @@ const bench_primitive *bench_primitive_find(const char *name) {
   return NULL;
 }
 
-prism_status bench_upload_input(prism_context *ctx, const bench_case *c,
-                                prism_buffer **out) {
-  size_t bytes = c->n * prism_type_size(c->type);
+prism_status bench_upload(prism_context *ctx, const void *host, size_t bytes,
+                          prism_buffer **out) {
   prism_buffer *buf = NULL;
-  prism_status st = prism_buffer_create(ctx, bytes, &buf);
+  prism_status st = prism_buffer_create(ctx, bytes ? bytes : 1, &buf);
   if (st != PRISM_OK)
     return st;
-  st = prism_buffer_write(buf, 0, c->input, bytes);
+  if (bytes)
+    st = prism_buffer_write(buf, 0, host, bytes);
   if (st != PRISM_OK) {
     prism_buffer_destroy(buf);
     return st;
   }
   *out = buf;
   return PRISM_OK;
+}
+
+prism_status bench_upload_input(prism_context *ctx, const bench_case *c,
+                                prism_buffer **out) {
+  return bench_upload(ctx, c->input, c->n * prism_type_size(c->type), out);
+}
+
+const char *bench_skip_u8(const bench_case *c) {
+  return c->type == PRISM_U8 ? "u8 is taken only by histograms and compaction"
+                             : NULL;
 }

@@ -8,11 +8,14 @@
 
 #define REPORT_MAX_NOTES 64
 #define REPORT_NOTE_SIZE 512
-#define DEVICE_WIDTH 20 /* the table's device column */
+#define DEVICE_WIDTH 20    /* the table's device column */
+#define LABEL_WIDTH_MIN 12 /* the primitive column for reduce, scan, sort */
 
 static struct {
   report_format format;
+  int label_width;
   int rows;
+  int parameter_rows; /* rows with bins, keep or segment: more legend */
   int note_count;
   char notes[REPORT_MAX_NOTES][REPORT_NOTE_SIZE];
 } report;
@@ -109,17 +112,28 @@ static void format_ratio(double v, char *buf, size_t size) {
     snprintf(buf, size, "-");
 }
 
-/* The table's label: "reduce sum", "scan ex max", "sort v4 desc", "copy". */
+/* The table's label: "reduce sum", "scan ex max", "sort v4 desc", "copy",
+ * "histogram 256 1bin", "select 50%", "segmented-scan ex sum 1000". */
 static void format_primitive(const report_row *row, char *buf, size_t size) {
   const char *kind = "";
-  char values[16] = "";
+  char values[16] = "", bins[32] = "", keep[32] = "", segment[32] = "";
   if (row->kind)
     kind = strcmp(row->kind, "exclusive") == 0 ? " ex" : " in";
   if (row->values > 0)
     snprintf(values, sizeof values, " v%d", row->values);
-  snprintf(buf, size, "%s%s%s%s%s%s", row->primitive, kind, row->op ? " " : "",
-           row->op ? row->op : "", values,
-           row->order && strcmp(row->order, "descending") == 0 ? " desc" : "");
+  if (row->bins)
+    snprintf(bins, sizeof bins, " %zu", row->bins);
+  if (row->keep >= 0)
+    snprintf(keep, sizeof keep, " %g%%", 100 * row->keep);
+  if (row->skew)
+    snprintf(segment, sizeof segment, " skew");
+  else if (row->segment)
+    snprintf(segment, sizeof segment, " %zu", row->segment);
+  snprintf(buf, size, "%s%s%s%s%s%s%s%s%s%s", row->primitive, kind,
+           row->op ? " " : "", row->op ? row->op : "", values,
+           row->order && strcmp(row->order, "descending") == 0 ? " desc" : "",
+           bins, row->dist && strcmp(row->dist, "one-bin") == 0 ? " 1bin" : "",
+           keep, segment);
 }
 
 static double rate(double amount, double seconds) {
@@ -174,7 +188,7 @@ static void csv_number(double v) {
 
 /* ---- Table --------------------------------------------------------------- */
 
-#define TABLE_FORMAT "%-7s %-20s %-12s %-4s %6s %9s %8s %8s %6s %7s %9s\n"
+#define TABLE_FORMAT "%-7s %-20s %-*s %-4s %6s %9s %8s %8s %6s %7s %9s\n"
 
 static void table_begin(const report_device *devices, int count, int reps) {
   printf("prism-bench, prism %s: median of %d samples, each k back-to-back "
@@ -186,8 +200,9 @@ static void table_begin(const report_device *devices, int count, int reps) {
            devices[i].is_cpu ? ", CPU" : "");
   }
   putchar('\n');
-  printf(TABLE_FORMAT, "backend", "device", "primitive", "type", "n", "time",
-         "Gelem/s", "GB/s", "%copy", "vs CUB", "vs serial");
+  printf(TABLE_FORMAT, "backend", "device", report.label_width, "primitive",
+         "type", "n", "time", "Gelem/s", "GB/s", "%copy", "vs CUB",
+         "vs serial");
 }
 
 static void table_row(const report_row *row) {
@@ -196,9 +211,9 @@ static void table_row(const report_row *row) {
   format_primitive(row, primitive, sizeof primitive);
   format_n(row->n, n, sizeof n);
   if (row->status != REPORT_OK) {
-    printf("%-7s %-20s %-12s %-4s %6s   %s: %s\n", row->backend, device,
-           primitive, row->type ? row->type : "-", n, status_names[row->status],
-           row->note ? row->note : "");
+    printf("%-7s %-20s %-*s %-4s %6s   %s: %s\n", row->backend, device,
+           report.label_width, primitive, row->type ? row->type : "-", n,
+           status_names[row->status], row->note ? row->note : "");
     return;
   }
   char time[32], gelem[32], gbs[32], pct[32], vs_cub[32], vs_serial[32];
@@ -212,7 +227,7 @@ static void table_row(const report_row *row) {
     snprintf(pct, sizeof pct, "-");
   format_ratio(row->vs_cub, vs_cub, sizeof vs_cub);
   format_ratio(row->vs_serial, vs_serial, sizeof vs_serial);
-  printf(TABLE_FORMAT, row->backend, device, primitive,
+  printf(TABLE_FORMAT, row->backend, device, report.label_width, primitive,
          row->type ? row->type : "-", n, time, gelem, gbs, pct, vs_cub,
          vs_serial);
 }
@@ -230,6 +245,16 @@ static void table_end(void) {
          "ascending;\nv4, v8: pairs with 4- or 8-byte values; desc: "
          "descending. Its serial row is\nqsort by key image, timed alone "
          "(not the copy of the input it sorts).\n");
+  if (report.parameter_rows)
+    printf("histograms read the samples and write the counters (range: and "
+           "read the\nedges); the number after the name is the bin count, "
+           "1bin: all samples in\none bin. Compaction reads the elements (and "
+           "one-byte flags) and writes those\nkept (partition: all) and the "
+           "count; the percentage is --keep. Segmented\nreduce reads the "
+           "elements and the offsets and writes a result per segment;\n"
+           "segmented scan reads the elements and one-byte head flags and "
+           "writes n; the\nnumber is the mean segment length, skew: one "
+           "segment holds half the data.\n");
   for (int i = 0; i < report.note_count; i++)
     printf("note: %s\n", report.notes[i]);
 }
@@ -237,8 +262,8 @@ static void table_end(void) {
 /* ---- CSV ----------------------------------------------------------------- */
 
 static void csv_begin(void) {
-  printf("backend,device,platform,primitive,op,kind,order,values,bits,type,n,"
-         "seconds,"
+  printf("backend,device,platform,primitive,op,kind,order,values,bits,bins,"
+         "dist,keep,segment,type,n,seconds,"
          "gelem_per_s,gb_per_s,pct_copy,vs_cub,vs_serial,reps,k,status,"
          "note\n");
 }
@@ -264,6 +289,19 @@ static void csv_row(const report_row *row) {
   putchar(',');
   if (row->end_bit)
     printf("%u:%u", row->begin_bit, row->end_bit);
+  putchar(',');
+  if (row->bins)
+    printf("%zu", row->bins);
+  putchar(',');
+  csv_string(row->dist);
+  putchar(',');
+  if (row->keep >= 0)
+    printf("%g", row->keep);
+  putchar(',');
+  if (row->skew)
+    fputs("skew", stdout);
+  else if (row->segment)
+    printf("%zu", row->segment);
   putchar(',');
   csv_string(row->type);
   printf(",%zu,", row->n);
@@ -331,6 +369,20 @@ static void json_row(const report_row *row) {
     printf(", \"bits\": \"%u:%u\"", row->begin_bit, row->end_bit);
   else
     printf(", \"bits\": null");
+  if (row->bins)
+    printf(", \"bins\": %zu", row->bins);
+  else
+    printf(", \"bins\": null");
+  json_field("dist", row->dist);
+  if (row->keep >= 0)
+    printf(", \"keep\": %g", row->keep);
+  else
+    printf(", \"keep\": null");
+  if (row->segment)
+    printf(", \"segment\": %zu, \"skew\": %s", row->segment,
+           row->skew ? "true" : "false");
+  else
+    printf(", \"segment\": null, \"skew\": null");
   json_field("type", row->type);
   printf(", \"n\": %zu", row->n);
   json_number_field("seconds", ok ? row->seconds : 0);
@@ -361,9 +413,12 @@ static void json_end(void) {
 /* ---- Entry points -------------------------------------------------------- */
 
 void report_begin(report_format format, const report_device *devices,
-                  int device_count, int reps) {
+                  int device_count, int reps, int label_width) {
   report.format = format; /* notes kept before the start stay */
+  report.label_width =
+      label_width > LABEL_WIDTH_MIN ? label_width : LABEL_WIDTH_MIN;
   report.rows = 0;
+  report.parameter_rows = 0;
   switch (format) {
   case REPORT_TABLE:
     table_begin(devices, device_count, reps);
@@ -391,6 +446,8 @@ void report_row_print(const report_row *row) {
     break;
   }
   report.rows++;
+  if (row->bins || row->keep >= 0 || row->segment)
+    report.parameter_rows++;
   fflush(stdout);
 }
 

@@ -35,29 +35,36 @@ typedef struct report_row {
   const char *backend;   /* "cuda", "opencl", or a reference: "serial", "cub" */
   const char *device;    /* full name; the table shortens it */
   const char *platform;  /* for CSV and JSON */
-  const char *primitive; /* "reduce", "scan", "sort", "copy", "memcpy" */
+  const char *primitive; /* "reduce", ..., "copy", "memcpy" */
   const char *op;        /* "sum", "min", "max" */
   const char *kind;      /* "inclusive", "exclusive" */
   const char *order;     /* sort: "ascending", "descending" */
   int values;            /* sort: bytes of value per key (0: keys only);
                             -1 where it does not apply */
   unsigned begin_bit, end_bit; /* sort: the bits sorted; end_bit 0: none */
-  const char *type;            /* "i32", ..., "byte" */
-  size_t n;                    /* elements */
-  double seconds;              /* median time of one call */
-  double bytes;                /* minimum bytes one call moves */
-  double copy_bytes_per_s;     /* the device's copy bandwidth, for %copy */
-  double vs_cub;               /* CUB time / this time */
-  double vs_serial;            /* this time / serial C time */
-  int reps;                    /* samples */
-  int k;                       /* calls per sample */
+  size_t bins;                 /* histograms; 0 where it does not apply */
+  const char *dist;            /* histograms: "uniform", "one-bin" */
+  double keep;      /* compaction: fraction kept; -1 where it does not apply */
+  size_t segment;   /* segmented: mean segment length; 0: does not apply */
+  int skew;         /* segmented: one segment holds half the data */
+  const char *type; /* "i32", ..., "byte" */
+  size_t n;         /* elements */
+  double seconds;   /* median time of one call */
+  double bytes;     /* minimum bytes one call moves */
+  double copy_bytes_per_s; /* the device's copy bandwidth, for %copy */
+  double vs_cub;           /* CUB time / this time */
+  double vs_serial;        /* this time / serial C time */
+  int reps;                /* samples */
+  int k;                   /* calls per sample */
   report_status status;
   const char *note; /* why a row was skipped or failed */
 } report_row;
 
-/* Start the output: the header naming the devices. */
+/* Start the output: the header naming the devices. label_width: the
+ * table's primitive column (its labels add the parameters: "scan ex sum",
+ * "histogram 256 1bin"). */
 void report_begin(report_format format, const report_device *devices,
-                  int device_count, int reps);
+                  int device_count, int reps, int label_width);
 
 /* Print one row now. */
 void report_row_print(const report_row *row);

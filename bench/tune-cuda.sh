@@ -3,8 +3,11 @@
 # variant (in parallel), then prism-bench against CUB in the same run.
 #   bench/tune-cuda.sh "NAME:-DPRISM_CUDA_SCAN_THREADS_4=128 ..." ...
 #   BENCH_ARGS="sort --type u32 --values 0,4 --n 2^28" bench/tune-cuda.sh ...
+#   BENCH_ARGS="histogram --type u8,u32 --bins 256,1024 --dist uniform,one-bin
+#     --n 2^28,2^30 --backend cuda" bench/tune-cuda.sh ...
 # Each argument names a variant and the -D flags it adds (see
-# backend_cuda/tuning.cuh for the knobs: PRISM_CUDA_SCAN_*, PRISM_CUDA_SORT_*).
+# backend_cuda/tuning.cuh for the knobs: PRISM_CUDA_SCAN_*, PRISM_CUDA_SORT_*,
+# PRISM_CUDA_HIST_*, PRISM_CUDA_SELECT_*, PRISM_CUDA_SEG_*).
 # BENCH_ARGS picks what to time (default: the scan). Output: one table per
 # variant.
 set -uo pipefail
