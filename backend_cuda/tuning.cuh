@@ -282,10 +282,12 @@ static_assert(MOVE_CHUNK_ELEMENTS % MOVE_BLOCK_THREADS == 0,
               "move chunks are whole blocks");
 
 /* Stream compaction tuning (select.cu), per element width (1, 4 or 8
- * bytes), overridable at build time (-D) for sweeps. First guesses for the
- * H200 (sm_90), not yet measured: tiles of 256 x 16 4-byte elements (the
- * scan's 128 x 24 is the other candidate), 256 x 8 8-byte ones, 256 x 16
- * bytes (one 16-byte vector per thread). Items per thread are a multiple
+ * bytes), overridable at build time (-D) for sweeps. First guesses, not yet
+ * swept: tiles of 256 x 16 4-byte elements (the scan's 128 x 24 is the
+ * other candidate), 256 x 8 8-byte ones, 256 x 16 bytes (one 16-byte
+ * vector per thread). On the H200 at 2^28 u32 keeping half, against CUB in
+ * the same run: select_if 0.93x, select_flagged (u8 flags) 1.15x, unique
+ * 1.02x, partition_if 0.72x (its count pass reads the input once more). Items per thread are a multiple
  * of 4 (whole 16-byte vectors of 4- and 8-byte elements, 4-byte ones of
  * bytes) and at most 32 (one bit each in a word). */
 #ifndef PRISM_CUDA_SELECT_THREADS_1
@@ -330,10 +332,10 @@ static_assert(MOVE_CHUNK_ELEMENTS % MOVE_BLOCK_THREADS == 0,
 
 template <class T> struct SelectPolicy {
   static constexpr int BYTES = int(sizeof(T));
-  static constexpr int BLOCK_THREADS =
-      BYTES == 1   ? PRISM_CUDA_SELECT_THREADS_1
-      : BYTES == 4 ? PRISM_CUDA_SELECT_THREADS_4
-                   : PRISM_CUDA_SELECT_THREADS_8;
+  static constexpr int BLOCK_THREADS = BYTES == 1 ? PRISM_CUDA_SELECT_THREADS_1
+                                       : BYTES == 4
+                                           ? PRISM_CUDA_SELECT_THREADS_4
+                                           : PRISM_CUDA_SELECT_THREADS_8;
   static constexpr int ITEMS_PER_THREAD = BYTES == 1 ? PRISM_CUDA_SELECT_ITEMS_1
                                           : BYTES == 4
                                               ? PRISM_CUDA_SELECT_ITEMS_4
@@ -365,7 +367,8 @@ template <class T> struct SelectPolicy {
  * SELECT_COUNT_BLOCKS_PER_SM blocks per SM (one wave). */
 constexpr int SELECT_COUNT_THREADS = 256;
 constexpr int SELECT_COUNT_UNROLL = 4;
-constexpr int SELECT_COUNT_BLOCKS_PER_SM = PRISM_CUDA_SELECT_COUNT_BLOCKS_PER_SM;
+constexpr int SELECT_COUNT_BLOCKS_PER_SM =
+    PRISM_CUDA_SELECT_COUNT_BLOCKS_PER_SM;
 
 /* Histogram tuning (histogram.cu), overridable at build time (-D) for
  * sweeps. First guesses for the H200 (sm_90), not yet measured:
@@ -373,11 +376,13 @@ constexpr int SELECT_COUNT_BLOCKS_PER_SM = PRISM_CUDA_SELECT_COUNT_BLOCKS_PER_SM
  *   16-byte vectors (32 bytes, 64 bytes, 64 bytes in flight for 1-, 4- and
  *   8-byte samples), counted GROUP_ITEMS at a time (the bins of a group
  *   live in registers; the warp-wide one-bin test runs once a group);
+ * - histogram_bytes: one replica of the 256 counters per warp (at most
+ *   MAX_REPLICAS), 8 KiB;
  * - histogram_blocks: a block's shared counters (and, for ranged
  *   histograms, edges) take at most SMEM_BYTES; replicas of the counters
- *   take at most REPLICA_BYTES together (256 bins: 8 replicas, 8 KiB; 1024
- *   bins: 4, 16 KiB; 4096 bins and more: 1); up to MAX_RANGES bin ranges,
- *   beyond that histogram_atomic;
+ *   take at most REPLICA_BYTES together (1024 bins: 4 replicas, 16 KiB;
+ *   4096 bins and more: 1); up to MAX_RANGES bin ranges, beyond that
+ *   histogram_atomic;
  * - at most BLOCKS_PER_SM blocks per SM (a wave), MIN_BLOCKS_PER_SM in the
  *   launch bounds (64 registers a thread). */
 #ifndef PRISM_CUDA_HIST_THREADS
@@ -427,9 +432,8 @@ template <class T> struct HistPolicy {
   static constexpr int ITEMS = sizeof(T) == 1   ? PRISM_CUDA_HIST_ITEMS_1
                                : sizeof(T) == 4 ? PRISM_CUDA_HIST_ITEMS_4
                                                 : PRISM_CUDA_HIST_ITEMS_8;
-  static constexpr int GROUP = ITEMS < PRISM_CUDA_HIST_GROUP_ITEMS
-                                   ? ITEMS
-                                   : PRISM_CUDA_HIST_GROUP_ITEMS;
+  static constexpr int GROUP =
+      ITEMS < PRISM_CUDA_HIST_GROUP_ITEMS ? ITEMS : PRISM_CUDA_HIST_GROUP_ITEMS;
   static constexpr size_t TILE_ITEMS = size_t(BLOCK_THREADS) * ITEMS;
   static_assert(ITEMS % (VECTOR_BYTES / int(sizeof(T))) == 0,
                 "histogram items fill whole 16-byte vectors");
@@ -437,6 +441,149 @@ template <class T> struct HistPolicy {
   static_assert(BLOCK_THREADS % WARP_THREADS == 0,
                 "histogram blocks are whole warps");
 };
+
+/* Segmented scan and reduce (segmented.cu), overridable at build time (-D)
+ * for sweeps. First guesses for the H200 (sm_90), not yet measured: scan
+ * tiles as the scan's (128 x 24 4-byte, 256 x 8 8-byte elements); reduce
+ * tiles of 128 threads x 11 merge items (4-byte T; 7 for 8-byte T), a
+ * merge item being an element or a segment bound, ~18 KiB of shared
+ * memory; look-back pauses as the scan's. */
+#ifndef PRISM_CUDA_SEG_SCAN_THREADS_4
+#define PRISM_CUDA_SEG_SCAN_THREADS_4 128
+#endif
+#ifndef PRISM_CUDA_SEG_SCAN_ITEMS_4
+#define PRISM_CUDA_SEG_SCAN_ITEMS_4 24
+#endif
+#ifndef PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_4
+#define PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_4 8
+#endif
+#ifndef PRISM_CUDA_SEG_SCAN_THREADS_8
+#define PRISM_CUDA_SEG_SCAN_THREADS_8 256
+#endif
+#ifndef PRISM_CUDA_SEG_SCAN_ITEMS_8
+#define PRISM_CUDA_SEG_SCAN_ITEMS_8 8
+#endif
+#ifndef PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_8
+#define PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_8 4
+#endif
+#ifndef PRISM_CUDA_SEG_REDUCE_THREADS
+#define PRISM_CUDA_SEG_REDUCE_THREADS 128
+#endif
+#ifndef PRISM_CUDA_SEG_REDUCE_ITEMS_4
+#define PRISM_CUDA_SEG_REDUCE_ITEMS_4 11
+#endif
+#ifndef PRISM_CUDA_SEG_REDUCE_ITEMS_8
+#define PRISM_CUDA_SEG_REDUCE_ITEMS_8 7
+#endif
+#ifndef PRISM_CUDA_SEG_REDUCE_MIN_BLOCKS
+#define PRISM_CUDA_SEG_REDUCE_MIN_BLOCKS 8
+#endif
+#ifndef PRISM_CUDA_SEG_LOOKBACK_FIRST_NS
+#define PRISM_CUDA_SEG_LOOKBACK_FIRST_NS 1000
+#endif
+#ifndef PRISM_CUDA_SEG_LOOKBACK_SPIN_NS
+#define PRISM_CUDA_SEG_LOOKBACK_SPIN_NS 650
+#endif
+
+template <class T> struct SegScanPolicy {
+  static constexpr bool WIDE = sizeof(T) == 8;
+  static constexpr int BLOCK_THREADS =
+      WIDE ? PRISM_CUDA_SEG_SCAN_THREADS_8 : PRISM_CUDA_SEG_SCAN_THREADS_4;
+  // Items per thread: whole 16-byte vectors (the warp transpose), a
+  // multiple of 4 (flags are staged four bytes at a time), at most 32 (a
+  // thread's marks are one 32-bit word).
+  static constexpr int ITEMS_PER_THREAD =
+      WIDE ? PRISM_CUDA_SEG_SCAN_ITEMS_8 : PRISM_CUDA_SEG_SCAN_ITEMS_4;
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int MIN_BLOCKS_PER_SM =
+      WIDE ? PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_8
+           : PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_4;
+  // Inputs of up to this many tiles: seg_scan_single_block, one launch.
+  static constexpr size_t SINGLE_BLOCK_MAX_TILES = 2;
+  static_assert(ITEMS_PER_THREAD <= 32, "a thread's marks fill one word");
+};
+
+template <class T> struct SegReducePolicy {
+  static constexpr int BLOCK_THREADS = PRISM_CUDA_SEG_REDUCE_THREADS;
+  // Merge items (elements and segment bounds) per thread and tile.
+  static constexpr int ITEMS = sizeof(T) == 8 ? PRISM_CUDA_SEG_REDUCE_ITEMS_8
+                                              : PRISM_CUDA_SEG_REDUCE_ITEMS_4;
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS;
+  static constexpr int MIN_BLOCKS_PER_SM = PRISM_CUDA_SEG_REDUCE_MIN_BLOCKS;
+  // seg_reduce_segments (offsets that decrease): blocks per SM.
+  static constexpr int FALLBACK_BLOCKS_PER_SM = 4;
+};
+
+/* Look-back pauses of both segmented look-backs, as the scan's; only on
+ * grids of at least LOOKBACK_PAUSE_MIN_TILES tiles. */
+constexpr unsigned SEG_LOOKBACK_FIRST_NS = PRISM_CUDA_SEG_LOOKBACK_FIRST_NS;
+constexpr unsigned SEG_LOOKBACK_SPIN_NS = PRISM_CUDA_SEG_LOOKBACK_SPIN_NS;
+constexpr unsigned SEG_LOOKBACK_PAUSE_MIN_TILES = 500;
+
+/* seg_mark: one thread per segment, in launches of at most
+ * SEG_MARK_CHUNK segments (well under the grid limit). */
+constexpr int SEG_MARK_THREADS = 256;
+constexpr size_t SEG_MARK_CHUNK = size_t(1) << 31;
+static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
+              "seg_mark blocks are whole warps (warp-combined atomics)");
+
+/* BFS tuning (bfs.cu, bfs_steps.cuh), overridable at build time (-D) for
+ * sweeps. First guesses for the H200 (sm_90), not yet measured:
+ * - blocks of THREADS, at least MIN_BLOCKS resident per SM (launch
+ *   bounds); the grid is one full wave (as many blocks as are resident);
+ * - COOPERATIVE 1: one persistent cooperative launch runs every level,
+ *   with a grid barrier between steps; 0 (or a device that cannot): one
+ *   launch per step, queued in batches of FIRST_BATCH, doubling up to
+ *   MAX_BATCH, with one read-back of the done flag per batch;
+ * - top-down: a lane handles TD_ITEMS edges per pass (loads issued
+ *   together); vertices of out-degree <= SMALL_DEGREE are expanded 32 at
+ *   a time by a warp, load-balanced over their edges; larger ones are cut
+ *   into items of 32 x TD_ITEMS edges, one warp pass each;
+ * - bottom-up: a lane scans up to BU_THREAD_EDGES in-edges of its vertex
+ *   alone, BU_BATCH loads at a time; longer lists are finished by the
+ *   whole warp. */
+#ifndef PRISM_CUDA_BFS_THREADS
+#define PRISM_CUDA_BFS_THREADS 256
+#endif
+#ifndef PRISM_CUDA_BFS_MIN_BLOCKS
+#define PRISM_CUDA_BFS_MIN_BLOCKS 4
+#endif
+#ifndef PRISM_CUDA_BFS_COOPERATIVE
+#define PRISM_CUDA_BFS_COOPERATIVE 1
+#endif
+#ifndef PRISM_CUDA_BFS_FIRST_BATCH
+#define PRISM_CUDA_BFS_FIRST_BATCH 8
+#endif
+#ifndef PRISM_CUDA_BFS_MAX_BATCH
+#define PRISM_CUDA_BFS_MAX_BATCH 256
+#endif
+#ifndef PRISM_CUDA_BFS_TD_ITEMS
+#define PRISM_CUDA_BFS_TD_ITEMS 4
+#endif
+#ifndef PRISM_CUDA_BFS_SMALL_DEGREE
+#define PRISM_CUDA_BFS_SMALL_DEGREE 32
+#endif
+#ifndef PRISM_CUDA_BFS_BU_THREAD_EDGES
+#define PRISM_CUDA_BFS_BU_THREAD_EDGES 32
+#endif
+#ifndef PRISM_CUDA_BFS_BU_BATCH
+#define PRISM_CUDA_BFS_BU_BATCH 4
+#endif
+
+constexpr int BFS_THREADS = PRISM_CUDA_BFS_THREADS;
+constexpr int BFS_MIN_BLOCKS =
+    min_blocks_for_arch(PRISM_CUDA_BFS_MIN_BLOCKS, PRISM_CUDA_BFS_THREADS);
+constexpr int BFS_TD_ITEMS = PRISM_CUDA_BFS_TD_ITEMS;
+constexpr unsigned BFS_SMALL_DEGREE = PRISM_CUDA_BFS_SMALL_DEGREE;
+constexpr unsigned BFS_BU_THREAD_EDGES = PRISM_CUDA_BFS_BU_THREAD_EDGES;
+constexpr int BFS_BU_BATCH = PRISM_CUDA_BFS_BU_BATCH;
+constexpr unsigned BFS_FIRST_BATCH = PRISM_CUDA_BFS_FIRST_BATCH;
+constexpr unsigned BFS_MAX_BATCH = PRISM_CUDA_BFS_MAX_BATCH;
+static_assert(BFS_THREADS % WARP_THREADS == 0, "bfs blocks are whole warps");
+static_assert(BFS_TD_ITEMS >= 1 && BFS_TD_ITEMS <= 32,
+              "bfs top-down items: one bit each in a 32-bit mask");
+static_assert(BFS_BU_BATCH >= 1 && BFS_SMALL_DEGREE >= 1,
+              "bfs batches and thresholds are positive");
 
 } // namespace prism_cuda
 

@@ -1,9 +1,323 @@
-/* select: placeholder until the kernels land. */
+/*
+ * select: stream compaction (select_flagged, select_if, partitions,
+ * unique), two strategies chosen by the device policy (kernels_cl/select.cl
+ * says what each kernel does):
+ * - Look-back (GPUs): select_init + select_lookback, one pass; partitions
+ *   count first (select_count + select_offsets); small n:
+ *   select_single_block, one launch.
+ * - Chunks (CPUs): select_count + select_offsets + select_chunks over a
+ *   few long contiguous chunks; small n: select_chunks alone.
+ * The kept count goes to count_out when given, else to a scratch word the
+ * host reads when it asked for the count. Scratch comes from the context
+ * pool, carved with byte offsets passed as kernel arguments.
+ */
 #include "opencl_internal.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Scratch words ahead of the per-group or per-tile arrays (bytes). */
+#define SCRATCH_TICKET 0 /* uint: look-back tile ticket */
+#define SCRATCH_KEPT 8   /* ulong: a partition's kept count k */
+#define SCRATCH_COUNT 16 /* ulong: the count for the host */
+#define SCRATCH_ARRAYS PRISM_CL_SCRATCH_ALIGN
+
+/* What every strategy passes: buffers, the predicate, where the count
+ * goes. */
+typedef struct select_plan {
+  const prism__select_args *args;
+  size_t elem;
+  cl_mem in, flags, out;
+  prism__cl_arg a, b; /* the predicate's constants, as wide as T */
+  cl_uint keep, range;
+  cl_mem scratch;
+  cl_mem count_buf; /* count_out, or scratch (SCRATCH_COUNT), or NULL */
+  cl_ulong count_offset;
+  cl_uint count_wanted;
+} select_plan;
+
+/*
+ * The predicate as select.cl's truth table: bit outcome of keep says
+ * whether outcome = (x < a) | (x == a) << 1 | (x > a) << 2 keeps x (0:
+ * unordered, a NaN). IN_RANGE also needs x <= b.
+ */
+static cl_uint keep_table(prism_compare compare) {
+  static const cl_uint keep[] = {
+      1u << 1,                     /* LESS */
+      1u << 1 | 1u << 2,           /* LESS_EQUAL */
+      1u << 4,                     /* GREATER */
+      1u << 2 | 1u << 4,           /* GREATER_EQUAL */
+      1u << 2,                     /* EQUAL */
+      1u << 0 | 1u << 1 | 1u << 4, /* NOT_EQUAL */
+      1u << 2 | 1u << 4,           /* IN_RANGE: a <= x, and x <= b */
+  };
+  return keep[compare];
+}
+
+/* Program options: T as the kernels see it (the type itself where values
+ * are compared by order or as floats, else raw bits of its width), the
+ * rule, the flags' width, the shape. */
+static void select_options(char *buf, size_t size, const prism__select_args *a,
+                           size_t wg, unsigned items, unsigned window,
+                           int chunked) {
+  static const char *const mode[] = {"FLAGGED", "IF", "UNIQUE"};
+  const size_t elem = prism_type_size(a->type);
+  const prism_type bits = elem == 1   ? PRISM_U8
+                          : elem == 4 ? PRISM_U32
+                                      : PRISM_U64;
+  const int is_float = a->type == PRISM_F32 || a->type == PRISM_F64;
+  prism_type type = a->type;
+  if (a->mode == PRISM__SELECT_FLAGGED ||
+      (a->mode == PRISM__SELECT_UNIQUE && !is_float))
+    type = bits;
+  const size_t flag_bytes =
+      a->mode == PRISM__SELECT_FLAGGED ? prism_type_size(a->flag_type) : 1;
+  const char *flag = flag_bytes == 1 ? "U8" : flag_bytes == 4 ? "U32" : "U64";
+  /* The operator is unused; MIN keeps signed types signed (prism__cl_options
+   * turns signed SUMs unsigned). */
+  prism__cl_options(buf, size, type, PRISM_MIN,
+                    "-DPRISM_WG=%zu -DPRISM_SELECT_%s -DPRISM_FLAG_%s "
+                    "-DPRISM_PARTITION=%d -DPRISM_SELECT_CHUNKED=%d "
+                    "-DPRISM_ITEMS=%u -DPRISM_LB_WINDOW=%u",
+                    wg, mode[a->mode], flag, a->partition ? 1 : 0, chunked,
+                    items, window);
+}
+
+/* Fill the plan and take scratch_bytes of scratch (at least the words). */
+static prism_status plan_select(prism_context *ctx, const prism__select_args *a,
+                                size_t scratch_bytes, select_plan *p) {
+  memset(p, 0, sizeof *p);
+  p->args = a;
+  p->elem = prism_type_size(a->type);
+  p->in = (cl_mem)a->in;
+  p->flags = (cl_mem)a->flags;
+  p->out = (cl_mem)a->out;
+  p->a.size = p->b.size = p->elem;
+  p->a.value = &a->predicate.a; /* the union's member of type T */
+  p->b.value = &a->predicate.b;
+  p->keep = keep_table(a->predicate.compare);
+  p->range = a->predicate.compare == PRISM_IN_RANGE;
+  void *native;
+  prism_status st = prism__scratch(ctx, scratch_bytes, &native);
+  if (st != PRISM_OK)
+    return st;
+  p->scratch = (cl_mem)native;
+  p->count_wanted = a->count_out || a->count;
+  p->count_buf = a->count_out ? (cl_mem)a->count_out
+                 : a->count   ? p->scratch
+                              : NULL;
+  p->count_offset = a->count_out ? 0 : SCRATCH_COUNT;
+  return PRISM_OK;
+}
+
+/* select_count over groups ranges of range_len elements, in work-groups of
+ * wg, then select_offsets: starts in the counts array, k in the kept word
+ * and, when count_to_dst, at the count's destination. */
+static prism_status count_ranges(prism_context *ctx, const select_plan *p,
+                                 const char *options, size_t wg, size_t groups,
+                                 size_t range_len, int count_to_dst) {
+  cl_kernel count, offsets;
+  prism_status st =
+      prism__cl_kernel(ctx, "select.cl", options, "select_count", &count);
+  if (st == PRISM_OK)
+    st =
+        prism__cl_kernel(ctx, "select.cl", options, "select_offsets", &offsets);
+  if (st != PRISM_OK)
+    return st;
+  const cl_ulong n = p->args->n, range = range_len, groups_arg = groups;
+  const cl_ulong counts_offset = SCRATCH_ARRAYS, kept_offset = SCRATCH_KEPT;
+  const cl_uint wanted = count_to_dst ? p->count_wanted : 0;
+  const prism__cl_arg count_args[] = {PRISM__CL_ARG(p->in),
+                                      PRISM__CL_ARG(p->flags),
+                                      PRISM__CL_ARG(n),
+                                      p->a,
+                                      p->b,
+                                      PRISM__CL_ARG(p->keep),
+                                      PRISM__CL_ARG(p->range),
+                                      PRISM__CL_ARG(range),
+                                      PRISM__CL_ARG(p->scratch),
+                                      PRISM__CL_ARG(counts_offset)};
+  const prism__cl_arg offsets_args[] = {
+      PRISM__CL_ARG(p->scratch),   PRISM__CL_ARG(counts_offset),
+      PRISM__CL_ARG(groups_arg),   PRISM__CL_ARG(kept_offset),
+      PRISM__CL_ARG(p->count_buf), PRISM__CL_ARG(p->count_offset),
+      PRISM__CL_ARG(wanted)};
+  st = prism__cl_launch(ctx, count, "select_count", count_args, 10, groups * wg,
+                        wg);
+  if (st == PRISM_OK)
+    st = prism__cl_launch(ctx, offsets, "select_offsets", offsets_args, 7, wg,
+                          wg);
+  return st;
+}
+
+/* ---- look-back: select_init, select_lookback, select_single_block ------ */
+
+static prism_status select_lookback(prism_context *ctx,
+                                    const prism__select_args *a,
+                                    select_plan *plan) {
+  const prism__cl *cl = prism__cl_of(ctx);
+  const prism__cl_policy *pol = &cl->policy;
+  const size_t elem = prism_type_size(a->type);
+  const size_t wg = pol->select_wg;
+  const unsigned items = elem == 1   ? pol->select_items_1
+                         : elem == 4 ? pol->select_items_4
+                                     : pol->select_items_8;
+  const size_t tile = wg * items;
+  const size_t tiles = (a->n + tile - 1) / tile;
+  if (tiles > UINT32_MAX)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "compaction: n = %zu needs more than 2^32 tiles of %zu",
+                       a->n, tile);
+  char options[384];
+  select_options(options, sizeof options, a, wg, items, pol->select_lb_window,
+                 0);
+  const cl_ulong n = a->n;
+  prism_status st;
+  cl_kernel k;
+
+  if (tiles <= pol->select_single_tiles) {
+    if ((st = plan_select(ctx, a, SCRATCH_ARRAYS, plan)) != PRISM_OK ||
+        (st = prism__cl_kernel(ctx, "select.cl", options, "select_single_block",
+                               &k)) != PRISM_OK)
+      return st;
+    const prism__cl_arg args[] = {PRISM__CL_ARG(plan->in),
+                                  PRISM__CL_ARG(plan->flags),
+                                  PRISM__CL_ARG(plan->out),
+                                  PRISM__CL_ARG(n),
+                                  plan->a,
+                                  plan->b,
+                                  PRISM__CL_ARG(plan->keep),
+                                  PRISM__CL_ARG(plan->range),
+                                  PRISM__CL_ARG(plan->count_buf),
+                                  PRISM__CL_ARG(plan->count_offset),
+                                  PRISM__CL_ARG(plan->count_wanted)};
+    return prism__cl_launch(ctx, k, "select_single_block", args, 11, wg, wg);
+  }
+
+  /* Partitions count first, in a few work-groups per compute unit, each
+   * range a whole number of work-group strides. */
+  size_t groups = 0, range = 0;
+  if (a->partition) {
+    groups = (size_t)pol->select_count_groups_per_cu * cl->facts.compute_units;
+    if (groups > (a->n + wg - 1) / wg)
+      groups = (a->n + wg - 1) / wg;
+    if (groups < 1)
+      groups = 1;
+    range = (a->n + groups - 1) / groups;
+    range = (range + wg - 1) / wg * wg;
+    groups = (a->n + range - 1) / range;
+  }
+  /* Scratch: the words | group counts | tile status, each region
+   * aligned. */
+  const cl_ulong status_offset =
+      SCRATCH_ARRAYS + prism__cl_align(groups * sizeof(cl_ulong));
+  if ((st = plan_select(ctx, a, status_offset + tiles * sizeof(cl_ulong),
+                        plan)) != PRISM_OK)
+    return st;
+  cl_kernel init;
+  if ((st = prism__cl_kernel(ctx, "select.cl", options, "select_init",
+                             &init)) != PRISM_OK ||
+      (st = prism__cl_kernel(ctx, "select.cl", options, "select_lookback",
+                             &k)) != PRISM_OK)
+    return st;
+  const cl_ulong ticket_offset = SCRATCH_TICKET, kept_offset = SCRATCH_KEPT;
+  const cl_uint tile_count = (cl_uint)tiles;
+  const prism__cl_arg init_args[] = {
+      PRISM__CL_ARG(plan->scratch), PRISM__CL_ARG(ticket_offset),
+      PRISM__CL_ARG(status_offset), PRISM__CL_ARG(tile_count)};
+  st = prism__cl_launch(ctx, init, "select_init", init_args, 4,
+                        (tiles + wg - 1) / wg * wg, wg);
+  if (st == PRISM_OK && a->partition)
+    st = count_ranges(ctx, plan, options, wg, groups, range, 0);
+  if (st != PRISM_OK)
+    return st;
+  const prism__cl_arg args[] = {PRISM__CL_ARG(plan->in),
+                                PRISM__CL_ARG(plan->flags),
+                                PRISM__CL_ARG(plan->out),
+                                PRISM__CL_ARG(n),
+                                plan->a,
+                                plan->b,
+                                PRISM__CL_ARG(plan->keep),
+                                PRISM__CL_ARG(plan->range),
+                                PRISM__CL_ARG(plan->scratch),
+                                PRISM__CL_ARG(ticket_offset),
+                                PRISM__CL_ARG(status_offset),
+                                PRISM__CL_ARG(kept_offset),
+                                PRISM__CL_ARG(plan->count_buf),
+                                PRISM__CL_ARG(plan->count_offset),
+                                PRISM__CL_ARG(plan->count_wanted),
+                                PRISM__CL_ARG(tile_count)};
+  return prism__cl_launch(ctx, k, "select_lookback", args, 16, tiles * wg, wg);
+}
+
+/* ---- chunks: select_count, select_offsets, select_chunks --------------- */
+
+static prism_status select_chunked(prism_context *ctx,
+                                   const prism__select_args *a,
+                                   select_plan *plan) {
+  const prism__cl *cl = prism__cl_of(ctx);
+  const prism__cl_policy *pol = &cl->policy;
+
+  /* Chunks: as many as the policy wants, none shorter than
+   * select_chunk_min. */
+  size_t chunks = a->n / pol->select_chunk_min;
+  const size_t max_chunks =
+      (size_t)pol->select_chunks_per_cu * cl->facts.compute_units;
+  if (chunks > max_chunks)
+    chunks = max_chunks;
+  if (chunks < 1)
+    chunks = 1;
+  const size_t chunk = (a->n + chunks - 1) / chunks;
+  chunks = (a->n + chunk - 1) / chunk;
+
+  char options[384];
+  select_options(options, sizeof options, a, 1, 1, 1, 1);
+  prism_status st =
+      plan_select(ctx, a, SCRATCH_ARRAYS + chunks * sizeof(cl_ulong), plan);
+  const select_plan p = *plan;
+  cl_kernel k;
+  if (st == PRISM_OK)
+    st = prism__cl_kernel(ctx, "select.cl", options, "select_chunks", &k);
+  const cl_uint has_offsets = chunks > 1;
+  if (st == PRISM_OK && has_offsets)
+    st = count_ranges(ctx, &p, options, 1, chunks, chunk, 1);
+  if (st != PRISM_OK)
+    return st;
+  const cl_ulong n = a->n, chunk_arg = chunk;
+  const cl_ulong counts_offset = SCRATCH_ARRAYS, kept_offset = SCRATCH_KEPT;
+  const prism__cl_arg args[] = {PRISM__CL_ARG(p.in),
+                                PRISM__CL_ARG(p.flags),
+                                PRISM__CL_ARG(p.out),
+                                PRISM__CL_ARG(n),
+                                p.a,
+                                p.b,
+                                PRISM__CL_ARG(p.keep),
+                                PRISM__CL_ARG(p.range),
+                                PRISM__CL_ARG(chunk_arg),
+                                PRISM__CL_ARG(p.scratch),
+                                PRISM__CL_ARG(counts_offset),
+                                PRISM__CL_ARG(kept_offset),
+                                PRISM__CL_ARG(has_offsets),
+                                PRISM__CL_ARG(p.count_buf),
+                                PRISM__CL_ARG(p.count_offset),
+                                PRISM__CL_ARG(p.count_wanted)};
+  return prism__cl_launch(ctx, k, "select_chunks", args, 16, chunks, 1);
+}
 
 prism_status prism__cl_select(prism_context *ctx,
                               const prism__select_args *args) {
-  (void)args;
-  return prism__fail(ctx, PRISM_UNSUPPORTED,
-                     "OpenCL backend: select not built");
+  prism__cl *cl = prism__cl_of(ctx);
+  select_plan p;
+  prism_status st = cl->policy.select_lookback ? select_lookback(ctx, args, &p)
+                                               : select_chunked(ctx, args, &p);
+  if (st != PRISM_OK || !args->count)
+    return st;
+  cl_ulong k;
+  cl_int err =
+      clEnqueueReadBuffer(cl->queue, p.count_buf, CL_TRUE,
+                          (size_t)p.count_offset, sizeof k, &k, 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return prism__cl_fail(ctx, err, "clEnqueueReadBuffer(compaction count)");
+  *args->count = (size_t)k;
+  return PRISM_OK;
 }

@@ -434,11 +434,13 @@ PRISM_API prism_status prism_scatter(prism_context *ctx, size_t element_size,
  *   computed exactly.
  * - Float samples: lower and upper are finite and converted to the sample
  *   type; x falls in bin (x - lower) * scale, truncated and capped at
- *   bins - 1, where scale = bins / (upper - lower) rounded to the sample
- *   type. Every backend computes exactly this, so a sample within rounding
- *   of a bin edge lands in the same bin everywhere.
+ *   bins - 1, where scale = bins / (upper - lower). Every operation (the
+ *   subtractions, the division, the product) is rounded to the sample type,
+ *   with no fused multiply-add. Every backend computes exactly this, so a
+ *   sample within rounding of a bin edge lands in the same bin everywhere.
  * Bad bounds (lower >= upper, NaN or infinite, not whole for integer
- * samples, outside the type) give PRISM_INVALID_ARGUMENT. Queued.
+ * samples, outside the type; for floats also upper - lower or scale
+ * overflowing the type) give PRISM_INVALID_ARGUMENT. Queued.
  */
 PRISM_API prism_status prism_histogram_even(
     prism_context *ctx, prism_type sample_type, const prism_buffer *samples,
@@ -489,14 +491,16 @@ typedef struct prism_predicate {
  * The compaction primitives below share these rules.
  * - Elements are of type (any prism_type; u8 included) and keep their input
  *   order (stable). in and out must be different buffers, both holding n
- *   elements.
- * - The number of elements kept is stored, as a uint64_t, in the first 8
- *   bytes of count_out when count_out is not NULL (a device buffer, for
- *   callers that chain primitives without a host round trip), and at
- *   *count on the host when count is not NULL: the call then waits for the
- *   device. With count NULL the call is queued.
+ *   elements (no compaction works in place). The selects and unique write
+ *   out[0..k) only; out[k..n) is left as it was.
+ * - The number of elements kept, k, is stored as a uint64_t in the first 8
+ *   bytes of count_out when count_out is not NULL (a device buffer of at
+ *   least 8 bytes, other than in, out and flags, for callers that chain
+ *   primitives without a host round trip), and at *count on the host when
+ *   count is not NULL: the call then waits for the device. With count NULL
+ *   the call is queued. n = 0 stores k = 0.
  * - Flags are n integers of flag_type (u8, i32, u32, i64 or u64); non-zero
- *   keeps the element.
+ *   (any bit) keeps the element. flags may be in, but not out.
  */
 
 /** out[0..k) = the elements in[i] whose flags[i] != 0, in order. */
@@ -622,9 +626,10 @@ PRISM_API prism_status prism_segmented_reduce(
  * vertex v are col_indices[row_offsets[v] .. row_offsets[v + 1]).
  * row_offsets has num_vertices + 1 entries, col_indices num_edges. An
  * undirected graph lists each edge in both directions (a self loop once).
- * Self loops and duplicate edges are allowed. Fill one yourself to wrap
- * your own arrays, or get one from a loader or a generator (then release
- * it with prism_csr_free).
+ * Self loops and duplicate edges are allowed. directed = 0 is the caller's
+ * promise that each edge is listed both ways; nothing checks it in full.
+ * Fill one yourself to wrap your own arrays, or get one from a loader or a
+ * generator (then release it with prism_csr_free).
  */
 typedef struct prism_csr {
   size_t num_vertices; /* < 2^32 (column indices are 32-bit) */
@@ -639,15 +644,21 @@ typedef struct prism_csr {
 PRISM_API void prism_csr_free(prism_csr *csr);
 
 /**
- * Check a CSR as prism_graph_create does: row_offsets[0] = 0, never
- * decreasing, row_offsets[num_vertices] = num_edges, every column index
- * < num_vertices. PRISM_INVALID_ARGUMENT names the first bad position;
- * the message is in prism_last_error().
+ * Check a CSR as prism_graph_create does: num_vertices < 2^32,
+ * row_offsets[0] = 0, never decreasing, row_offsets[num_vertices] =
+ * num_edges, every column index < num_vertices. PRISM_INVALID_ARGUMENT
+ * names the first bad position (e.g. "csr->row_offsets[7]",
+ * "csr->col_indices[12] = 9 (an edge of vertex 3)"); PRISM_NULL_POINTER
+ * a NULL csr, row_offsets, or col_indices with num_edges > 0. The message
+ * is in prism_last_error(). num_vertices = 0 passes (prism_graph_create
+ * wants at least one vertex). The symmetry of an undirected CSR is not
+ * checked.
  */
 PRISM_API prism_status prism_csr_validate(const prism_csr *csr);
 
 /** Graph file formats. AUTO picks MATRIX_MARKET for files that start with
- * "%%MatrixMarket", else EDGE_LIST. */
+ * "%%" (the "%%MatrixMarket" banner; blank space before it is skipped),
+ * else EDGE_LIST. */
 typedef enum prism_graph_format {
   PRISM_GRAPH_AUTO = 0,
   PRISM_GRAPH_MATRIX_MARKET = 1,
@@ -664,9 +675,10 @@ typedef struct prism_load_options {
    * Matrix Market "symmetric" file is undirected either way). Default 0:
    * a general file or an edge list is directed. */
   int symmetrize;
-  /** Refuse files that declare or hold more vertices or edges than this
-   * (default 2^32 - 1 vertices, 2^34 edges): the loader never allocates
-   * for sizes a file merely claims. */
+  /** Refuse files that declare or hold more vertices or (directed) edges
+   * than this (default 2^32 - 1 vertices, 2^34 edges; larger vertex limits
+   * count as 2^32 - 1): the loader never allocates for sizes a file merely
+   * claims. The CSR takes 8 bytes per vertex and 4 per edge. */
   size_t max_vertices, max_edges;
 } prism_load_options;
 
@@ -677,33 +689,54 @@ PRISM_API void prism_load_options_init(prism_load_options *options);
  * Load a graph file into a host CSR (sorted by source; each row in file
  * order). Matrix Market: "coordinate" matrices with "pattern", "integer"
  * or "real" values (ignored) and "general" or "symmetric" structure; a
- * square matrix of size rows x rows. Edge lists (SNAP style): lines of two
- * whitespace-separated vertex ids; '#' and '%' start comment lines; the
- * vertex count is the largest id + 1. A malformed file gives
- * PRISM_INVALID_ARGUMENT with the line number and what was expected; a file
- * that cannot be read, PRISM_INVALID_ARGUMENT naming the path and the
- * system's reason. Messages are in prism_last_error(). On failure *out is
- * zeroed.
+ * square matrix of size rows x rows; entry "i j" is the edge i-1 -> j-1,
+ * and in a symmetric file also j-1 -> i-1 (a diagonal entry once).
+ * Edge lists (SNAP style): lines of two whitespace-separated vertex ids,
+ * then optionally numbers (weights, timestamps: ignored); '#' and '%'
+ * start comment lines; the vertex count is the largest id + 1, so a list
+ * needs at least one edge. Blank lines, comment lines anywhere and CRLF
+ * line ends are fine. options may be NULL for the defaults.
+ * A malformed file (also an empty one, or a data line longer than 64 KiB)
+ * gives PRISM_INVALID_ARGUMENT with the line number and what was expected;
+ * a Matrix Market kind prism does not read ("array", "complex",
+ * "skew-symmetric", "hermitian"), PRISM_UNSUPPORTED; a file that cannot be
+ * read, PRISM_INVALID_ARGUMENT naming the path and the system's reason;
+ * more than options->max_* vertices or edges, PRISM_INVALID_ARGUMENT;
+ * memory running out, PRISM_OUT_OF_MEMORY. Messages are in
+ * prism_last_error(). On failure *out is zeroed.
  */
 PRISM_API prism_status prism_csr_load(const char *path,
                                       const prism_load_options *options,
                                       prism_csr *out);
 
 /** Write a CSR as a Matrix Market "coordinate pattern" file: "general"
- * for a directed graph, "symmetric" (each undirected edge once) otherwise.
- * Loading it back gives the same graph. */
+ * for a directed graph, "symmetric" otherwise (each undirected edge once,
+ * from the lower triangle). Loading it back gives the same graph: the
+ * same arrays for a directed CSR, and for an undirected one whose rows are
+ * sorted (as the generators make them). The CSR is checked as
+ * prism_csr_validate does; an undirected one whose rows plainly do not
+ * list each edge both ways gives PRISM_INVALID_ARGUMENT, and so does a file
+ * that cannot be written (naming the path and the reason; a partial file
+ * is removed). */
 PRISM_API prism_status prism_csr_save_matrix_market(const prism_csr *csr,
                                                     const char *path);
 
 /**
  * Generators (undirected; rows sorted by neighbour).
- * - RMAT / Kronecker as Graph500 specifies it: 2^scale vertices,
- *   edge_factor * 2^scale generated edges with A, B, C = 0.57, 0.19, 0.19,
- *   vertex labels scrambled, from seed (the same seed gives the same graph
- *   everywhere). Self loops and duplicates are kept, as Graph500 keeps them.
+ * - RMAT / Kronecker as Graph500 specifies it: 2^scale vertices (scale at
+ *   most 31), edge_factor * 2^scale generated edges with A, B, C = 0.57,
+ *   0.19, 0.19, vertex labels scrambled (Graph500's bijection), from seed:
+ *   integer arithmetic on a counter-based stream, so the same seed gives
+ *   the same graph on every platform and for any number of threads. Self
+ *   loops and duplicates are kept, as Graph500 keeps them: num_edges is
+ *   twice the generated edges less the self loops. Runs on the host's
+ *   cores and needs about 24 bytes per generated edge while it runs.
  * - grid: width x height 4-neighbour grid, vertex (x, y) = y * width + x.
  * - path: n vertices, i -- i + 1.
  * - star: n vertices, 0 -- i for every i > 0.
+ * Sizes of 0 and graphs of 2^32 or more vertices give
+ * PRISM_INVALID_ARGUMENT, a NULL out PRISM_NULL_POINTER, memory running out
+ * PRISM_OUT_OF_MEMORY; on failure *out is zeroed.
  */
 PRISM_API prism_status prism_csr_rmat(unsigned scale, unsigned edge_factor,
                                       uint64_t seed, prism_csr *out);
@@ -721,28 +754,41 @@ typedef struct prism_graph_s prism_graph;
 /**
  * Copy a CSR to the device of ctx. The CSR is validated first (see
  * prism_csr_validate; the error names the first bad position) and may be
- * freed afterwards. A directed graph also gets its transpose (in-edges),
- * which bottom-up BFS steps need. num_vertices must be at least 1.
+ * freed afterwards. num_vertices must be at least 1: a graph of no
+ * vertices is refused with PRISM_INVALID_ARGUMENT. A directed graph also
+ * gets its transpose (in-edges, built on the host), which bottom-up BFS
+ * steps need. Device memory: 8 (num_vertices + 1) + 4 num_edges bytes,
+ * twice for a directed graph. Waits for the copies.
  */
 PRISM_API prism_status prism_graph_create(prism_context *ctx,
                                           const prism_csr *csr,
                                           prism_graph **out);
 
-/** Release a graph (after the context's queued work). Accepts NULL. */
+/** Release a graph (after the context's queued work). Accepts NULL.
+ * Destroy graphs before their context: the context releases the graph's
+ * device memory with its own. */
 PRISM_API void prism_graph_destroy(prism_graph *graph);
 
+/** The graph's vertex and edge counts (0 for NULL). */
 PRISM_API size_t prism_graph_vertices(const prism_graph *graph);
 PRISM_API size_t prism_graph_edges(const prism_graph *graph);
 
 /** BFS options; fill with prism_bfs_options_init. */
 typedef struct prism_bfs_options {
-  /** Direction-optimising switch (Beamer et al. 2012): go bottom-up when
-   * the frontier's out-edges exceed the unvisited vertices' edges / alpha,
-   * back top-down when the frontier holds fewer than n / beta vertices.
-   * Defaults 15 and 18. alpha = 0 keeps every step top-down. */
+  /** Direction-optimising switch (Beamer et al. 2012). After a top-down
+   * step, go bottom-up when m_f * alpha > m_u (m_f: the out-edges of the
+   * new frontier; m_u: the in-edges of the unvisited vertices); after a
+   * bottom-up step, go back top-down when n_f * beta < n (n_f: vertices
+   * in the new frontier) and the frontier shrank. Defaults 15 and 18.
+   * alpha = 0 keeps every step top-down; alpha = beta = INFINITY goes
+   * bottom-up from the first step and stays there. Both must be numbers
+   * >= 0 (infinity included); NaN or a negative value is refused with
+   * PRISM_INVALID_ARGUMENT. Only the speed depends on them, never the
+   * levels. */
   double alpha, beta;
 } prism_bfs_options;
 
+/** Fill options with the defaults (alpha 15, beta 18). Accepts NULL. */
 PRISM_API void prism_bfs_options_init(prism_bfs_options *options);
 
 /** What a BFS found. */
@@ -756,12 +802,19 @@ typedef struct prism_bfs_result {
 } prism_bfs_result;
 
 /**
- * Breadth-first search from source: levels (num_vertices int32) gets each
- * vertex's distance from source in edges, -1 where unreached. parents, when
- * not NULL (num_vertices int32), gets a BFS tree: parents[source] = source,
+ * Breadth-first search from source (< num_vertices) over out-edges:
+ * levels (num_vertices int32) gets each vertex's distance from source in
+ * edges, -1 where unreached. parents, when not NULL (num_vertices int32,
+ * another buffer than levels), gets a BFS tree: parents[source] = source,
  * parents[v] = a vertex u with level[u] = level[v] - 1 and an edge u -> v,
- * -1 where unreached. options may be NULL for the defaults. Waits for the
- * device and fills *result when result is not NULL.
+ * -1 where unreached; which such u is not specified. Nothing past
+ * num_vertices entries of either buffer is written. options may be NULL
+ * for the defaults. Waits for the device and fills *result when result is
+ * not NULL (zeroed on failure).
+ *
+ * The level loop runs on the device: no host round trip per level. The
+ * search takes scratch device memory from the context's pool: about 8
+ * bytes per vertex plus at most 5/8 byte per edge.
  */
 PRISM_API prism_status prism_bfs(prism_context *ctx, const prism_graph *graph,
                                  size_t source, prism_buffer *levels,
