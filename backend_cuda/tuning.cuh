@@ -443,16 +443,18 @@ template <class T> struct HistPolicy {
 };
 
 /* Segmented scan and reduce (segmented.cu), overridable at build time (-D)
- * for sweeps. First guesses for the H200 (sm_90), not yet measured: scan
- * tiles as the scan's (128 x 24 4-byte, 256 x 8 8-byte elements); reduce
- * tiles of 128 threads x 11 merge items (4-byte T; 7 for 8-byte T), a
- * merge item being an element or a segment bound, ~18 KiB of shared
- * memory; look-back pauses as the scan's. */
+ * for sweeps. First guesses for the H200 (sm_90), not yet swept: scan
+ * tiles of 128 x 16 4-byte elements (the scan's 24 items spill at 8
+ * blocks per SM: pairs and marks take registers the plain scan does not
+ * need) and 256 x 8 8-byte ones; reduce tiles of 128 threads x 11 merge
+ * items (4-byte T; 7 for 8-byte T), a merge item being an element or a
+ * segment bound, ~12 KiB of shared memory; look-back pauses as the
+ * scan's. */
 #ifndef PRISM_CUDA_SEG_SCAN_THREADS_4
 #define PRISM_CUDA_SEG_SCAN_THREADS_4 128
 #endif
 #ifndef PRISM_CUDA_SEG_SCAN_ITEMS_4
-#define PRISM_CUDA_SEG_SCAN_ITEMS_4 24
+#define PRISM_CUDA_SEG_SCAN_ITEMS_4 16
 #endif
 #ifndef PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_4
 #define PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_4 8

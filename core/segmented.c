@@ -1,2 +1,182 @@
-/* Segmented scan and reduce: placeholder until the primitive lands. */
+/* Segmented scan and reduce: validate, handle the no-op cases, route to the
+ * backend, report the first bad segment of a checked call. */
 #include "check.h"
+#include "error.h"
+
+#include <stdint.h>
+
+static prism_status check_kind(prism_context *ctx, prism_scan_kind kind,
+                               const char *fn) {
+  if (kind != PRISM_INCLUSIVE && kind != PRISM_EXCLUSIVE)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: kind %d is not a prism_scan_kind (inclusive, "
+                       "exclusive)",
+                       fn, (int)kind);
+  return PRISM_OK;
+}
+
+/* offsets holds num_segments + 1 integers of offset_type (an index type). */
+static prism_status check_offsets(prism_context *ctx, prism_type offset_type,
+                                  const prism_buffer *offsets,
+                                  size_t num_segments, const char *fn) {
+  prism_status st =
+      prism__check_int_type(ctx, offset_type, fn, "offset_type", 0);
+  if (st != PRISM_OK)
+    return st;
+  size_t bytes = 0;
+  if (num_segments == SIZE_MAX)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: num_segments = %zu overflows the address space", fn,
+                       num_segments);
+  if ((st = prism__check_count(ctx, offset_type, num_segments + 1, fn,
+                               &bytes)) != PRISM_OK)
+    return st;
+  return prism__check_buffer(ctx, offsets, 0, bytes, fn, "offsets");
+}
+
+static prism_status no_backend(prism_context *ctx, const char *fn) {
+  return prism__fail(ctx, PRISM_UNSUPPORTED,
+                     "%s: not implemented by the %s backend", fn,
+                     ctx->backend->name);
+}
+
+/* Runs args on the backend; a checked call reports its first bad
+ * segment. */
+static prism_status run_segmented(prism_context *ctx,
+                                  prism__segmented_args *args, int checked,
+                                  size_t *first_bad, const char *fn) {
+  size_t bad = SIZE_MAX;
+  args->first_bad = checked ? &bad : NULL;
+  prism_status st = ctx->backend->segmented(ctx, args);
+  if (st != PRISM_OK || !checked || bad == SIZE_MAX)
+    return st;
+  if (first_bad)
+    *first_bad = bad;
+  return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                     "%s: segment %zu is bad: offsets[%zu] and offsets[%zu] "
+                     "must satisfy 0 <= offsets[%zu] <= offsets[%zu] <= n = "
+                     "%zu",
+                     fn, bad, bad, bad + 1, bad, bad + 1, args->n);
+}
+
+prism_status prism_segmented_scan_flags(prism_context *ctx, prism_type type,
+                                        prism_op op, prism_scan_kind kind,
+                                        const prism_buffer *in,
+                                        prism_type flag_type,
+                                        const prism_buffer *flags,
+                                        prism_buffer *out, size_t n) {
+  static const char fn[] = "prism_segmented_scan_flags";
+  size_t bytes = 0, flag_bytes = 0;
+  prism_status st = prism__check_ctx(ctx, fn);
+  if (st != PRISM_OK)
+    return st;
+  if ((st = prism__check_type_op(ctx, type, op, fn)) != PRISM_OK ||
+      (st = check_kind(ctx, kind, fn)) != PRISM_OK ||
+      (st = prism__check_int_type(ctx, flag_type, fn, "flag_type", 1)) !=
+          PRISM_OK ||
+      (st = prism__check_count(ctx, type, n, fn, &bytes)) != PRISM_OK ||
+      (st = prism__check_count(ctx, flag_type, n, fn, &flag_bytes)) !=
+          PRISM_OK ||
+      (st = prism__check_buffer(ctx, in, 0, bytes, fn, "in")) != PRISM_OK ||
+      (st = prism__check_buffer(ctx, flags, 0, flag_bytes, fn, "flags")) !=
+          PRISM_OK ||
+      (st = prism__check_buffer(ctx, out, 0, bytes, fn, "out")) != PRISM_OK)
+    return st;
+  if (flags == out)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: flags and out are the same buffer", fn);
+  if (n == 0)
+    return PRISM_OK;
+  if (!ctx->backend->segmented)
+    return no_backend(ctx, fn);
+  prism__segmented_args args = {.type = type,
+                                .op = op,
+                                .kind = kind,
+                                .in = in->native,
+                                .out = out->native,
+                                .n = n,
+                                .flag_type = flag_type,
+                                .flags = flags->native};
+  return ctx->backend->segmented(ctx, &args);
+}
+
+prism_status prism_segmented_scan_offsets(
+    prism_context *ctx, prism_type type, prism_op op, prism_scan_kind kind,
+    const prism_buffer *in, prism_buffer *out, size_t n, prism_type offset_type,
+    const prism_buffer *offsets, size_t num_segments, int checked,
+    size_t *first_bad) {
+  static const char fn[] = "prism_segmented_scan_offsets";
+  size_t bytes = 0;
+  if (first_bad)
+    *first_bad = SIZE_MAX;
+  prism_status st = prism__check_ctx(ctx, fn);
+  if (st != PRISM_OK)
+    return st;
+  if ((st = prism__check_type_op(ctx, type, op, fn)) != PRISM_OK ||
+      (st = check_kind(ctx, kind, fn)) != PRISM_OK ||
+      (st = prism__check_count(ctx, type, n, fn, &bytes)) != PRISM_OK ||
+      (st = prism__check_buffer(ctx, in, 0, bytes, fn, "in")) != PRISM_OK ||
+      (st = prism__check_buffer(ctx, out, 0, bytes, fn, "out")) != PRISM_OK ||
+      (st = check_offsets(ctx, offset_type, offsets, num_segments, fn)) !=
+          PRISM_OK)
+    return st;
+  if (offsets == out)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: offsets and out are the same buffer", fn);
+  if (n == 0 || num_segments == 0)
+    return PRISM_OK;
+  if (!ctx->backend->segmented)
+    return no_backend(ctx, fn);
+  prism__segmented_args args = {.type = type,
+                                .op = op,
+                                .kind = kind,
+                                .in = in->native,
+                                .out = out->native,
+                                .n = n,
+                                .offset_type = offset_type,
+                                .offsets = offsets->native,
+                                .num_segments = num_segments};
+  return run_segmented(ctx, &args, checked, first_bad, fn);
+}
+
+prism_status prism_segmented_reduce(prism_context *ctx, prism_type type,
+                                    prism_op op, const prism_buffer *in,
+                                    size_t n, prism_type offset_type,
+                                    const prism_buffer *offsets,
+                                    size_t num_segments, prism_buffer *out,
+                                    int checked, size_t *first_bad) {
+  static const char fn[] = "prism_segmented_reduce";
+  size_t bytes = 0, out_bytes = 0;
+  if (first_bad)
+    *first_bad = SIZE_MAX;
+  prism_status st = prism__check_ctx(ctx, fn);
+  if (st != PRISM_OK)
+    return st;
+  if ((st = prism__check_type_op(ctx, type, op, fn)) != PRISM_OK ||
+      (st = prism__check_count(ctx, type, n, fn, &bytes)) != PRISM_OK ||
+      (st = prism__check_buffer(ctx, in, 0, bytes, fn, "in")) != PRISM_OK ||
+      (st = check_offsets(ctx, offset_type, offsets, num_segments, fn)) !=
+          PRISM_OK ||
+      (st = prism__check_count(ctx, type, num_segments, fn, &out_bytes)) !=
+          PRISM_OK ||
+      (st = prism__check_buffer(ctx, out, 0, out_bytes, fn, "out")) != PRISM_OK)
+    return st;
+  if (out == in || out == offsets)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: out is the same buffer as %s", fn,
+                       out == in ? "in" : "offsets");
+  if (num_segments == 0)
+    return PRISM_OK;
+  if (!ctx->backend->segmented)
+    return no_backend(ctx, fn);
+  prism__segmented_args args = {.reduce = 1,
+                                .type = type,
+                                .op = op,
+                                .in = in->native,
+                                .out = out->native,
+                                .n = n,
+                                .offset_type = offset_type,
+                                .offsets = offsets->native,
+                                .num_segments = num_segments};
+  return run_segmented(ctx, &args, checked, first_bad, fn);
+}
