@@ -260,6 +260,16 @@ static int label_width(const bench_options *opt) {
   return (int)widest;
 }
 
+/* Whether any chosen primitive is timed on arrays (the case loop), and so
+ * needs the copy row beside it. */
+static int any_array_primitive(const bench_options *opt) {
+  for (int i = 0; i < opt->primitive_count; i++) {
+    if (!opt->primitives[i]->measure_all)
+      return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   bench_options opt;
   int rc = options_parse(argc, argv, &opt);
@@ -284,17 +294,26 @@ int main(int argc, char **argv) {
       report_note("no CUB rows: prism-bench was built without CUDA");
 #endif
   }
-  report_begin(opt.format, header, count, opt.reps, label_width(&opt));
+  int arrays = any_array_primitive(&opt);
+  report_begin(opt.format, header, count, arrays ? opt.reps : 0,
+               label_width(&opt));
 
   bench_run *run = measure_begin(&opt);
   if (!run) {
     fprintf(stderr, "prism-bench: out of host memory\n");
     return BENCH_EXIT_FAILED;
   }
-  for (int d = 0; d < count; d++) {
+  for (int d = 0; arrays && d < count; d++) {
     measure_copy(run, &devices[d]);
-    for (int p = 0; p < opt.primitive_count; p++)
-      run_primitive(run, &devices[d], &opt, opt.primitives[p]);
+    for (int p = 0; p < opt.primitive_count; p++) {
+      if (!opt.primitives[p]->measure_all)
+        run_primitive(run, &devices[d], &opt, opt.primitives[p]);
+    }
+  }
+  /* The others take every device at once: a graph is built once for all. */
+  for (int p = 0; p < opt.primitive_count; p++) {
+    if (opt.primitives[p]->measure_all)
+      opt.primitives[p]->measure_all(run, devices, count, &opt);
   }
   if (measure_end(run) != BENCH_EXIT_OK)
     exit_code = BENCH_EXIT_FAILED;

@@ -57,7 +57,7 @@ int measure_end(bench_run *run) {
 
 /* ---- Rows ---------------------------------------------------------------- */
 
-static report_row device_row(const bench_device *dev, const char *primitive) {
+report_row measure_device_row(const bench_device *dev, const char *primitive) {
   report_row row;
   memset(&row, 0, sizeof row);
   row.backend = dev->backend;
@@ -72,7 +72,7 @@ static report_row device_row(const bench_device *dev, const char *primitive) {
 
 static report_row case_row(const bench_device *dev, const bench_primitive *p,
                            const bench_case *c) {
-  report_row row = device_row(dev, p->name);
+  report_row row = measure_device_row(dev, p->name);
   row.op = p->uses & BENCH_USES_OP ? prism_op_name(c->op) : NULL;
   row.kind = p->uses & BENCH_USES_KIND
                  ? (c->kind == PRISM_EXCLUSIVE ? "exclusive" : "inclusive")
@@ -108,8 +108,8 @@ static void timed(report_row *row, const bench_timing *t) {
   row->k = t->k;
 }
 
-static void print_status_row(bench_run *run, report_row row,
-                             report_status status, const char *note) {
+void measure_status_row(bench_run *run, report_row row, report_status status,
+                        const char *note) {
   row.status = status;
   row.note = note;
   if (status == REPORT_FAIL || status == REPORT_ERROR)
@@ -143,21 +143,19 @@ static void pending_print(pending_row *pending) {
   report_row_print(&pending->row);
 }
 
-/* Skip for what a machine lacks, error for what went wrong. */
-static void print_prism_failure(bench_run *run, const bench_device *dev,
-                                report_row row, const char *call,
-                                prism_status st) {
+void measure_failure_row(bench_run *run, const bench_device *dev,
+                         report_row row, const char *call, prism_status st) {
   char note[NOTE_SIZE];
   if (st == PRISM_OUT_OF_MEMORY) {
     snprintf(note, sizeof note, "does not fit in device memory");
-    print_status_row(run, row, REPORT_SKIP, note);
+    measure_status_row(run, row, REPORT_SKIP, note);
     return;
   }
   snprintf(note, sizeof note, "%s: %s: %s", call,
            (int)st == -1 ? "host out of memory" : prism_status_name(st),
            prism_context_last_error(dev->ctx));
-  print_status_row(run, row,
-                   st == PRISM_UNSUPPORTED ? REPORT_SKIP : REPORT_ERROR, note);
+  measure_status_row(
+      run, row, st == PRISM_UNSUPPORTED ? REPORT_SKIP : REPORT_ERROR, note);
 }
 
 /* ---- Timed calls --------------------------------------------------------- */
@@ -256,7 +254,7 @@ static void host_memcpy_row(bench_run *run, bench_device *dev, report_row row) {
   row.skew = 0;
   row.keep = -1;
   if (!src || !dst) {
-    print_status_row(run, row, REPORT_SKIP, "host out of memory");
+    measure_status_row(run, row, REPORT_SKIP, "host out of memory");
   } else {
     memset(src, 1, bytes);
     memset(dst, 0, bytes);
@@ -264,7 +262,7 @@ static void host_memcpy_row(bench_run *run, bench_device *dev, report_row row) {
     call.host_dst = dst;
     call.bytes = bytes;
     if (bench_time(copy_call_host, NULL, &call, &run->timer, &t) != 0) {
-      print_status_row(run, row, REPORT_SKIP, "host out of memory");
+      measure_status_row(run, row, REPORT_SKIP, "host out of memory");
     } else {
       timed(&row, &t);
       report_row_print(&row);
@@ -276,7 +274,7 @@ static void host_memcpy_row(bench_run *run, bench_device *dev, report_row row) {
 
 void measure_copy(bench_run *run, bench_device *dev) {
   copy_call call = {0};
-  report_row row = device_row(dev, "copy");
+  report_row row = measure_device_row(dev, "copy");
   size_t target = dev->is_cpu ? COPY_BYTES_CPU : COPY_BYTES_GPU;
   static const uint32_t pattern = 0x5a5a5a5au;
   bench_timing t;
@@ -286,7 +284,7 @@ void measure_copy(bench_run *run, bench_device *dev) {
   row.type = "byte";
   row.n = target;
   if ((st = copy_buffers(dev, target, &call)) != PRISM_OK) {
-    print_prism_failure(run, dev, row, "prism_buffer_create", st);
+    measure_failure_row(run, dev, row, "prism_buffer_create", st);
     return;
   }
   row.n = call.bytes;
@@ -298,7 +296,7 @@ void measure_copy(bench_run *run, bench_device *dev) {
   prism_buffer_destroy(call.dst);
   prism_buffer_destroy(call.src);
   if (st != PRISM_OK) {
-    print_prism_failure(run, dev, row, "prism_buffer_copy", st);
+    measure_failure_row(run, dev, row, "prism_buffer_copy", st);
     return;
   }
   timed(&row, &t);
@@ -472,7 +470,7 @@ static int measure_prism(bench_run *run, const bench_device *dev,
   void *state = NULL;
   prism_status st = p->setup(dev->ctx, c, &state);
   if (st != PRISM_OK) {
-    print_prism_failure(run, dev, row, "setup", st);
+    measure_failure_row(run, dev, row, "setup", st);
     return 0;
   }
   st = p->run(state);
@@ -481,12 +479,12 @@ static int measure_prism(bench_run *run, const bench_device *dev,
   if (st == PRISM_OK)
     st = p->read_result(state, result);
   if (st != PRISM_OK) {
-    print_prism_failure(run, dev, row, p->name, st);
+    measure_failure_row(run, dev, row, p->name, st);
     p->teardown(state);
     return 0;
   }
   if (!p->check(c, result, note, sizeof note)) {
-    print_status_row(run, row, REPORT_FAIL, note);
+    measure_status_row(run, row, REPORT_FAIL, note);
     p->teardown(state);
     return 0;
   }
@@ -495,7 +493,7 @@ static int measure_prism(bench_run *run, const bench_device *dev,
                                 &run->timer, t);
   p->teardown(state);
   if (st != PRISM_OK) {
-    print_prism_failure(run, dev, row, p->name, st);
+    measure_failure_row(run, dev, row, p->name, st);
     return 0;
   }
   return 1;
@@ -526,20 +524,20 @@ void measure_case(bench_run *run, bench_device *dev, const bench_primitive *p,
     char note[NOTE_SIZE];
     snprintf(note, sizeof note, "--bits %u:%u: %s keys have %u bits",
              c.begin_bit, c.end_bit, prism_type_name(c.type), width);
-    print_status_row(run, row, REPORT_SKIP, note);
+    measure_status_row(run, row, REPORT_SKIP, note);
     return;
   }
   const char *why = p->skip ? p->skip(&c) : NULL;
   if (why) {
-    print_status_row(run, row, REPORT_SKIP, why);
+    measure_status_row(run, row, REPORT_SKIP, why);
     return;
   }
   if (!prism_context_supports(dev->ctx, c.type)) {
-    print_status_row(run, row, REPORT_SKIP, "type not supported by device");
+    measure_status_row(run, row, REPORT_SKIP, "type not supported by device");
     return;
   }
   if (c.n > SIZE_MAX / (elem + c.value_size)) {
-    print_status_row(run, row, REPORT_SKIP, "n * element size overflows");
+    measure_status_row(run, row, REPORT_SKIP, "n * element size overflows");
     return;
   }
   size_t aux_bytes = p->aux_bytes ? p->aux_bytes(&c) : 0;
@@ -556,7 +554,7 @@ void measure_case(bench_run *run, bench_device *dev, const bench_primitive *p,
     result = malloc(result_bytes ? result_bytes : 1);
   }
   if (!result) {
-    print_status_row(run, row, REPORT_SKIP, "host out of memory");
+    measure_status_row(run, row, REPORT_SKIP, "host out of memory");
     free(c.aux);
     free(input);
     return;

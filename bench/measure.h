@@ -8,6 +8,7 @@
 
 #include "options.h"
 #include "primitive.h"
+#include "report.h"
 #include "timing.h"
 
 #define MEASURE_MAX_SEEN 256
@@ -41,5 +42,20 @@ void measure_copy(bench_run *run, bench_device *dev);
 /* Verify, time and report one case of one primitive on dev. */
 void measure_case(bench_run *run, bench_device *dev, const bench_primitive *p,
                   const bench_case *c);
+
+/* ---- Rows, for primitives with a loop of their own (bfs.c) ---- */
+
+/* A row of dev's with only the device's fields set. */
+report_row measure_device_row(const bench_device *dev, const char *primitive);
+
+/* Print a row with status and note; a FAIL or an ERROR fails the run. */
+void measure_status_row(bench_run *run, report_row row, report_status status,
+                        const char *note);
+
+/* The row of a prism call that returned st: a skip for what a machine
+ * lacks (device memory, an unsupported call), an error naming the call and
+ * the context's message for anything else. */
+void measure_failure_row(bench_run *run, const bench_device *dev,
+                         report_row row, const char *call, prism_status st);
 
 #endif /* PRISM_BENCH_MEASURE_H */

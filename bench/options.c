@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include "bfs.h"
 #include "host_more.h"
 
 #include <errno.h>
@@ -16,6 +17,9 @@
 #define SWEEP_CPU_MAX_LOG2 24
 #define DEFAULT_BINS 256
 #define DEFAULT_KEEP 0.5
+#define DEFAULT_GRAPH "rmat:16" /* seconds on PoCL with 2 cores */
+#define DEFAULT_SOURCES 16      /* a quick sanity run; Graph500 uses 64 */
+#define MAX_SOURCES 100000
 
 static const char usage[] =
     "usage: prism-bench [PRIMITIVES] [options]\n"
@@ -72,17 +76,35 @@ static const char usage[] =
     "                          to twice that), or `skew`: one segment holds\n"
     "                          half the data, the others are ~%d long\n"
     "                          (default %d)\n"
+    "  --graph LIST            bfs: rmat:SCALE[:EDGEFACTOR] (Graph500's\n"
+    "                          Kronecker graph; edge factor 16 by default),\n"
+    "                          grid:W[xH], path:N, star:N, or a file: Matrix\n"
+    "                          Market, or an edge list (default %s)\n"
+    "  --symmetrize            bfs: an edge-list file gets the reverse of\n"
+    "                          each edge (undirected); else it is directed\n"
+    "  --sources K             bfs: searches per graph, from distinct\n"
+    "                          vertices with out-edges drawn with --seed\n"
+    "                          (default %d; Graph500 uses 64)\n"
+    "  --parents               bfs: the searches also write the BFS tree\n"
+    "                          (timed), checked by Graph500's rules\n"
+    "  --alpha A, --beta B     bfs: prism_bfs_options, the direction switch\n"
+    "                          (numbers >= 0 or inf; default the library's)\n"
     "  --n LIST                sizes: 1000000, 2^20, or ranges 2^10..2^28\n"
     "                          (steps of 4x; default 2^10..2^28 on a GPU,\n"
     "                          2^10..2^24 on a CPU device)\n"
-    "  --reps R                timed samples per row (default %d, quick %d)\n"
-    "  --seed S                seed of the input data\n"
+    "  --reps R                timed samples per row (default %d, quick %d;\n"
+    "                          bfs: --sources)\n"
+    "  --seed S                seed of the input data (bfs: of the RMAT\n"
+    "                          graphs and the sources)\n"
     "  --csv, --json           machine-readable output instead of the table\n"
     "  -h, --help              this text\n"
     "\n"
     "Compaction calls are timed with the count left in a device buffer, as\n"
     "when chaining calls (CUB's likewise). Segmented reduce takes offsets,\n"
     "segmented scan one-byte head flags (CUB: scan by key, segment ids).\n"
+    "bfs times each search alone (the call waits for its result) and reports\n"
+    "the median; beside it the naive one-thread-per-vertex CUDA BFS on\n"
+    "NVIDIA devices (CUDA builds), a serial C queue BFS on CPU devices.\n"
     "\n"
     "exit status: 0 all verified, 1 a verification or call failed, 2 bad "
     "arguments\n";
@@ -104,7 +126,7 @@ static void print_usage(void) {
   primitive_names(0, names, sizeof names);
   primitive_names(1, defaults, sizeof defaults);
   printf(usage, names, defaults, HOST_SEGMENT_MEAN, HOST_SEGMENT_MEAN,
-         DEFAULT_REPS, QUICK_REPS);
+         DEFAULT_GRAPH, DEFAULT_SOURCES, DEFAULT_REPS, QUICK_REPS);
 }
 
 static int bad(const char *option, const char *fmt, ...)
@@ -134,7 +156,7 @@ typedef int (*item_fn)(const char *option, const char *item,
 
 static int for_each_item(const char *option, const char *list, item_fn item,
                          bench_options *opt) {
-  char buf[OPTIONS_NAME_SIZE];
+  char buf[OPTIONS_PATH_SIZE];
   const char *p = list;
   for (;;) {
     const char *end = strchr(p, ',');
@@ -196,6 +218,8 @@ static int platform_item(const char *option, const char *name,
                          bench_options *opt) {
   if (opt->platform_count == OPTIONS_MAX_ITEMS)
     return too_many(option);
+  if (strlen(name) >= OPTIONS_NAME_SIZE)
+    return bad(option, "platform name too long: '%s'", name);
   snprintf(opt->platforms[opt->platform_count++], OPTIONS_NAME_SIZE, "%s",
            name);
   return 0;
@@ -399,6 +423,30 @@ static int segment_item(const char *option, const char *item,
   return 0;
 }
 
+/* A graph to search: checked now, built when its rows run (bfs.c). */
+static int graph_item(const char *option, const char *item,
+                      bench_options *opt) {
+  bfs_graph_spec spec;
+  char why[256];
+  if (!bfs_graph_parse(item, &spec, why, sizeof why))
+    return bad(option, "%s", why);
+  if (opt->graph_count == OPTIONS_MAX_GRAPHS)
+    return bad(option, "more than %d graphs", OPTIONS_MAX_GRAPHS);
+  snprintf(opt->graphs[opt->graph_count++], OPTIONS_PATH_SIZE, "%s", item);
+  return 0;
+}
+
+/* prism_bfs_options' alpha or beta: a number >= 0, or inf. */
+static int parse_factor(const char *option, const char *value, double *out) {
+  char *end;
+  errno = 0;
+  double x = strtod(value, &end);
+  if (errno || *end || end == value || !(x >= 0))
+    return bad(option, "'%s' is not a number >= 0 (or inf)", value);
+  *out = x;
+  return 0;
+}
+
 /* BEGIN:END, 0 <= BEGIN < END <= 64. */
 static int parse_bits(const char *option, const char *value,
                       bench_options *opt) {
@@ -438,6 +486,8 @@ static void set_defaults(bench_options *opt) {
   opt->reps = 0;
   opt->seed = DEFAULT_SEED;
   opt->format = REPORT_TABLE;
+  opt->alpha = -1;
+  opt->beta = -1;
 }
 
 /* After parsing: the quick preset and the defaults of lists left empty. */
@@ -481,6 +531,11 @@ static int finish(bench_options *opt) {
   }
   if (opt->reps == 0)
     opt->reps = opt->quick ? QUICK_REPS : DEFAULT_REPS;
+  if (opt->graph_count == 0)
+    snprintf(opt->graphs[opt->graph_count++], OPTIONS_PATH_SIZE, "%s",
+             DEFAULT_GRAPH);
+  if (opt->sources == 0)
+    opt->sources = DEFAULT_SOURCES;
   return -1;
 }
 
@@ -527,7 +582,8 @@ int options_parse(int argc, char **argv, bench_options *opt) {
         {"--kind", kind_item},       {"--n", size_item},
         {"--order", order_item},     {"--values", values_item},
         {"--bins", bins_item},       {"--dist", dist_item},
-        {"--keep", keep_item},       {"--segment", segment_item}};
+        {"--keep", keep_item},       {"--segment", segment_item},
+        {"--graph", graph_item}};
     int known = 0;
     for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
       if (strcmp(name, lists[l].name) != 0)
@@ -547,6 +603,15 @@ int options_parse(int argc, char **argv, bench_options *opt) {
         return bad(name, "takes no value (it means --values 4)");
       if ((rc = add_value_size(name, 4, opt)) != 0)
         return rc;
+      continue;
+    }
+    if (strcmp(name, "--parents") == 0 || strcmp(name, "--symmetrize") == 0) {
+      if (eq)
+        return bad(name, "takes no value");
+      if (name[2] == 'p')
+        opt->parents = 1;
+      else
+        opt->symmetrize = 1;
       continue;
     }
 
@@ -571,6 +636,21 @@ int options_parse(int argc, char **argv, bench_options *opt) {
       if (!parse_uint(value, 1, 100000, &v))
         return bad(name, "'%s' is not a count from 1 to 100000", value);
       opt->reps = (int)v;
+    } else if (strcmp(name, "--sources") == 0) {
+      const char *value = option_value(argc, argv, &i, eq);
+      if (!value)
+        return bad(name, "needs a value");
+      if (!parse_uint(value, 1, MAX_SOURCES, &v))
+        return bad(name, "'%s' is not a count from 1 to %d", value,
+                   MAX_SOURCES);
+      opt->sources = (int)v;
+    } else if (strcmp(name, "--alpha") == 0 || strcmp(name, "--beta") == 0) {
+      const char *value = option_value(argc, argv, &i, eq);
+      if (!value)
+        return bad(name, "needs a value");
+      if ((rc = parse_factor(name, value,
+                             name[2] == 'a' ? &opt->alpha : &opt->beta)) != 0)
+        return rc;
     } else if (strcmp(name, "--seed") == 0) {
       const char *value = option_value(argc, argv, &i, eq);
       if (!value)

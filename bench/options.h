@@ -12,6 +12,8 @@
 
 #define OPTIONS_MAX_ITEMS 64 /* entries in any one list option */
 #define OPTIONS_NAME_SIZE 128
+#define OPTIONS_MAX_GRAPHS 16  /* --graph entries */
+#define OPTIONS_PATH_SIZE 1024 /* a --graph entry: a file path */
 
 typedef struct bench_options {
   /* Primitives to run, in order; all of them when none are named. */
@@ -49,6 +51,17 @@ typedef struct bench_options {
   int segment_count;
   size_t ns[OPTIONS_MAX_ITEMS]; /* none: each device's default sweep */
   int n_count;
+
+  /* bfs: graphs as --graph names them (bfs.h reads them), searches per
+   * graph, whether to ask for (and validate) the BFS tree, whether edge-list
+   * files are made undirected, and prism_bfs_options (-1: the library's
+   * defaults). */
+  char graphs[OPTIONS_MAX_GRAPHS][OPTIONS_PATH_SIZE];
+  int graph_count;
+  int sources;
+  int parents;
+  int symmetrize;
+  double alpha, beta;
 
   int reps;
   uint64_t seed;

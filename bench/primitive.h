@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct bench_run;     /* measure.h */
+struct bench_device;  /* measure.h */
+struct bench_options; /* options.h */
+
 /* How histogram samples spread over the bins. */
 typedef enum bench_dist {
   BENCH_DIST_UNIFORM = 0, /* every bin equally likely */
@@ -105,6 +109,11 @@ typedef struct bench_primitive {
    * what it needs beyond the fields every request carries. */
   cub_ref_algorithm cub;
   void (*cub_request)(const bench_case *c, cub_ref_request *request);
+  /* A primitive whose input is not an array (bfs: graphs) has a loop of
+   * its own over its options: main calls measure_all once, after the array
+   * primitives, with every device, and the members above stay NULL. */
+  void (*measure_all)(struct bench_run *run, struct bench_device *devices,
+                      int device_count, const struct bench_options *opt);
 } bench_primitive;
 
 extern const bench_primitive bench_reduce;
@@ -118,6 +127,7 @@ extern const bench_primitive bench_partition;
 extern const bench_primitive bench_unique;
 extern const bench_primitive bench_segmented_reduce;
 extern const bench_primitive bench_segmented_scan;
+extern const bench_primitive bench_bfs; /* bfs.c: measure_all */
 
 /* The table, in the order `prism-bench` with no names runs it. */
 extern const bench_primitive *const bench_primitives[];

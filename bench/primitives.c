@@ -14,6 +14,7 @@ const bench_primitive *const bench_primitives[] = {
     &bench_unique,
     &bench_segmented_reduce,
     &bench_segmented_scan,
+    &bench_bfs,
 };
 
 const int bench_primitive_count =

@@ -10,12 +10,17 @@
 #define REPORT_NOTE_SIZE 512
 #define DEVICE_WIDTH 20    /* the table's device column */
 #define LABEL_WIDTH_MIN 12 /* the primitive column for reduce, scan, sort */
+#define GRAPH_WIDTH 20     /* the bfs table's graph column */
 
 static struct {
   report_format format;
   int label_width;
   int rows;
   int parameter_rows; /* rows with bins, keep or segment: more legend */
+  int array_rows;     /* rows of the array primitives' table */
+  int graph_rows;     /* rows of the bfs table */
+  int section;        /* the table whose header is printed: 0 none, 1 the
+                         array primitives', 2 bfs's */
   int note_count;
   char notes[REPORT_MAX_NOTES][REPORT_NOTE_SIZE];
 } report;
@@ -191,23 +196,76 @@ static void csv_number(double v) {
 #define TABLE_FORMAT "%-7s %-20s %-*s %-4s %6s %9s %8s %8s %6s %7s %9s\n"
 
 static void table_begin(const report_device *devices, int count, int reps) {
-  printf("prism-bench, prism %s: median of %d samples, each k back-to-back "
-         "calls timed on the host\n",
-         prism_version(), reps);
+  if (reps > 0)
+    printf("prism-bench, prism %s: median of %d samples, each k back-to-back "
+           "calls timed on the host\n",
+           prism_version(), reps);
+  else
+    printf("prism-bench, prism %s\n", prism_version());
   for (int i = 0; i < count; i++) {
     printf("device %d: %-6s %s (%s%s)\n", i, devices[i].backend,
            devices[i].name, devices[i].platform,
            devices[i].is_cpu ? ", CPU" : "");
   }
+}
+
+#define GRAPH_FORMAT "%-7s %-20s %-9s %-20s %9s %11s %9s %7s %7s %8s %8s\n"
+
+/* Each table's column header, before its first row. */
+static void table_section(int section) {
+  if (report.section == section)
+    return;
+  report.section = section;
   putchar('\n');
-  printf(TABLE_FORMAT, "backend", "device", report.label_width, "primitive",
-         "type", "n", "time", "Gelem/s", "GB/s", "%copy", "vs CUB",
-         "vs serial");
+  if (section == 1)
+    printf(TABLE_FORMAT, "backend", "device", report.label_width, "primitive",
+           "type", "n", "time", "Gelem/s", "GB/s", "%copy", "vs CUB",
+           "vs serial");
+  else
+    printf(GRAPH_FORMAT, "backend", "device", "primitive", "graph", "vertices",
+           "edges", "time", "GTEPS", "hmean", "x naive", "x serial");
+}
+
+/* A file graph by its last path component; cut to the column. */
+static void shorten_graph(const char *graph, char *out, size_t size) {
+  const char *slash = strrchr(graph, '/');
+  snprintf(out, size, "%s", slash && slash[1] ? slash + 1 : graph);
+  if (strlen(out) > GRAPH_WIDTH && size > GRAPH_WIDTH) {
+    out[GRAPH_WIDTH - 1] = '~';
+    out[GRAPH_WIDTH] = '\0';
+  }
+}
+
+/* A row of the bfs table. */
+static void table_graph_row(const report_row *row, const char *device) {
+  char graph[GRAPH_WIDTH + 8], n[32], edges[32];
+  shorten_graph(row->graph, graph, sizeof graph);
+  format_n(row->n, n, sizeof n);
+  format_n(row->edges, edges, sizeof edges);
+  if (row->status != REPORT_OK) {
+    printf("%-7s %-20s %-9s %-20s %9s   %s: %s\n", row->backend, device,
+           row->primitive, graph, n, status_names[row->status],
+           row->note ? row->note : "");
+    return;
+  }
+  char time[32], teps[32], hmean[32], x_naive[32], x_serial[32];
+  format_time(row->seconds, time, sizeof time);
+  format_rate(row->teps * 1e-9, teps, sizeof teps);
+  format_rate(row->teps_hmean * 1e-9, hmean, sizeof hmean);
+  format_ratio(row->x_naive, x_naive, sizeof x_naive);
+  format_ratio(row->x_serial, x_serial, sizeof x_serial);
+  printf(GRAPH_FORMAT, row->backend, device, row->primitive, graph, n, edges,
+         time, teps, hmean, x_naive, x_serial);
 }
 
 static void table_row(const report_row *row) {
   char device[64], primitive[64], n[32];
+  table_section(row->graph ? 2 : 1);
   shorten_device(row->device, device, sizeof device);
+  if (row->graph) {
+    table_graph_row(row, device);
+    return;
+  }
   format_primitive(row, primitive, sizeof primitive);
   format_n(row->n, n, sizeof n);
   if (row->status != REPORT_OK) {
@@ -234,17 +292,18 @@ static void table_row(const report_row *row) {
 
 static void table_end(void) {
   if (report.rows == 0)
-    printf("(no rows)\n");
-  printf("\ntime: median per call. GB/s: the least traffic the primitive "
-         "needs (reduce\nreads n elements; scan and copies read n and write "
-         "n; sort reads and writes\nthe n keys once, and the n values too, "
-         "though a radix sort's passes move\nmore). %%copy: of the same "
-         "device's prism_buffer_copy (the copy row). vs CUB:\nCUB time / "
-         "prism time (above 1: prism is faster). vs serial: prism time /\n"
-         "serial C time on the host (below 1: prism is faster). sort: keys "
-         "ascending;\nv4, v8: pairs with 4- or 8-byte values; desc: "
-         "descending. Its serial row is\nqsort by key image, timed alone "
-         "(not the copy of the input it sorts).\n");
+    printf("\n(no rows)\n");
+  if (report.array_rows)
+    printf("\ntime: median per call. GB/s: the least traffic the primitive "
+           "needs (reduce\nreads n elements; scan and copies read n and write "
+           "n; sort reads and writes\nthe n keys once, and the n values too, "
+           "though a radix sort's passes move\nmore). %%copy: of the same "
+           "device's prism_buffer_copy (the copy row). vs CUB:\nCUB time / "
+           "prism time (above 1: prism is faster). vs serial: prism time /\n"
+           "serial C time on the host (below 1: prism is faster). sort: keys "
+           "ascending;\nv4, v8: pairs with 4- or 8-byte values; desc: "
+           "descending. Its serial row is\nqsort by key image, timed alone "
+           "(not the copy of the input it sorts).\n");
   if (report.parameter_rows)
     printf("histograms read the samples and write the counters (range: and "
            "read the\nedges); the number after the name is the bin count, "
@@ -255,6 +314,18 @@ static void table_end(void) {
            "segmented scan reads the elements and one-byte head flags and "
            "writes n; the\nnumber is the mean segment length, skew: one "
            "segment holds half the data.\n");
+  if (report.graph_rows)
+    printf("\nbfs: searches from --sources vertices with out-edges, each "
+           "timed alone on the\nhost (prism_bfs waits for its result); "
+           "time: the median search. edges and\nGTEPS count as Graph500 "
+           "does: each undirected input edge once, self loops\nand "
+           "duplicates included (a directed graph: its directed edges). "
+           "GTEPS: the\nmedian over the searches of the edges in the "
+           "component reached / time;\nhmean: their harmonic mean, "
+           "Graph500's figure. x naive: prism GTEPS / the\nnaive CUDA BFS's "
+           "(a thread per frontier vertex, atomicCAS claims, a launch\nand "
+           "a host round trip per level); x serial: prism GTEPS / the serial "
+           "C queue\nBFS's (above 1: prism is faster).\n");
   for (int i = 0; i < report.note_count; i++)
     printf("note: %s\n", report.notes[i]);
 }
@@ -265,7 +336,7 @@ static void csv_begin(void) {
   printf("backend,device,platform,primitive,op,kind,order,values,bits,bins,"
          "dist,keep,segment,type,n,seconds,"
          "gelem_per_s,gb_per_s,pct_copy,vs_cub,vs_serial,reps,k,status,"
-         "note\n");
+         "note,graph,edges,gteps,gteps_hmean,x_naive,x_serial\n");
 }
 
 static void csv_row(const report_row *row) {
@@ -307,7 +378,7 @@ static void csv_row(const report_row *row) {
   printf(",%zu,", row->n);
   csv_number(ok ? row->seconds : 0);
   putchar(',');
-  csv_number(ok ? rate((double)row->n, row->seconds) * 1e-9 : 0);
+  csv_number(ok && !row->graph ? rate((double)row->n, row->seconds) * 1e-9 : 0);
   putchar(',');
   csv_number(ok ? rate(row->bytes, row->seconds) * 1e-9 : 0);
   putchar(',');
@@ -320,6 +391,19 @@ static void csv_row(const report_row *row) {
   csv_number(row->vs_serial);
   printf(",%d,%d,%s,", row->reps, row->k, status_names[row->status]);
   csv_string(row->note);
+  putchar(',');
+  csv_string(row->graph);
+  putchar(',');
+  if (row->graph)
+    printf("%zu", row->edges);
+  putchar(',');
+  csv_number(ok ? row->teps * 1e-9 : 0);
+  putchar(',');
+  csv_number(ok ? row->teps_hmean * 1e-9 : 0);
+  putchar(',');
+  csv_number(row->x_naive);
+  putchar(',');
+  csv_number(row->x_serial);
   putchar('\n');
 }
 
@@ -386,8 +470,9 @@ static void json_row(const report_row *row) {
   json_field("type", row->type);
   printf(", \"n\": %zu", row->n);
   json_number_field("seconds", ok ? row->seconds : 0);
-  json_number_field("gelem_per_s",
-                    ok ? rate((double)row->n, row->seconds) * 1e-9 : 0);
+  json_number_field(
+      "gelem_per_s",
+      ok && !row->graph ? rate((double)row->n, row->seconds) * 1e-9 : 0);
   json_number_field("gb_per_s", ok ? rate(row->bytes, row->seconds) * 1e-9 : 0);
   json_number_field("pct_copy", ok && row->copy_bytes_per_s > 0
                                     ? 100 * rate(row->bytes, row->seconds) /
@@ -398,6 +483,14 @@ static void json_row(const report_row *row) {
   printf(", \"reps\": %d, \"k\": %d", row->reps, row->k);
   json_field("status", status_names[row->status]);
   json_field("note", row->note);
+  if (row->graph) {
+    json_field("graph", row->graph);
+    printf(", \"edges\": %zu", row->edges);
+    json_number_field("gteps", ok ? row->teps * 1e-9 : 0);
+    json_number_field("gteps_hmean", ok ? row->teps_hmean * 1e-9 : 0);
+    json_number_field("x_naive", row->x_naive);
+    json_number_field("x_serial", row->x_serial);
+  }
   putchar('}');
 }
 
@@ -419,6 +512,9 @@ void report_begin(report_format format, const report_device *devices,
       label_width > LABEL_WIDTH_MIN ? label_width : LABEL_WIDTH_MIN;
   report.rows = 0;
   report.parameter_rows = 0;
+  report.array_rows = 0;
+  report.graph_rows = 0;
+  report.section = 0;
   switch (format) {
   case REPORT_TABLE:
     table_begin(devices, device_count, reps);
@@ -446,6 +542,10 @@ void report_row_print(const report_row *row) {
     break;
   }
   report.rows++;
+  if (row->graph)
+    report.graph_rows++;
+  else
+    report.array_rows++;
   if (row->bins || row->keep >= 0 || row->segment)
     report.parameter_rows++;
   fflush(stdout);

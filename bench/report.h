@@ -58,10 +58,19 @@ typedef struct report_row {
   int k;                   /* calls per sample */
   report_status status;
   const char *note; /* why a row was skipped or failed */
+  /* bfs rows, which have a table of their own: graph is set, n is the
+   * vertex count, seconds the median search, reps the searches. */
+  const char *graph; /* "rmat:22", "grid:2048x2048", a file */
+  size_t edges;      /* the graph's edges as Graph500 counts them (bfs.c) */
+  double teps;       /* median over the searches of edges reached / time */
+  double teps_hmean; /* their harmonic mean: Graph500's statistic */
+  double x_naive;    /* this TEPS / the naive CUDA BFS's */
+  double x_serial;   /* this TEPS / the serial C BFS's */
 } report_row;
 
-/* Start the output: the header naming the devices. label_width: the
- * table's primitive column (its labels add the parameters: "scan ex sum",
+/* Start the output: the header naming the devices. reps: the samples of
+ * an array primitive's row (0: none run). label_width: the table's
+ * primitive column (its labels add the parameters: "scan ex sum",
  * "histogram 256 1bin"). */
 void report_begin(report_format format, const report_device *devices,
                   int device_count, int reps, int label_width);
