@@ -1,8 +1,324 @@
-/* BFS: placeholder until the kernels land. */
+/*
+ * Breadth-first search, direction-optimising (Beamer et al. 2012): top-down
+ * steps over frontier queues while the frontier is small, bottom-up steps
+ * over the unvisited vertices while it is large (bfs_state.cuh: the step
+ * protocol and the switch; bfs_steps.cuh: the work of each step).
+ *
+ * The level loop stays on the device. bfs_init seeds the search; then
+ * - bfs_persistent, one cooperative launch of one full wave of blocks,
+ *   runs every step with a grid barrier between them: a few microseconds
+ *   per level, so a grid with thousands of levels pays no host round trip
+ *   per level;
+ * - or, where a cooperative launch cannot be made (or is configured off),
+ *   bfs_step, one launch per step, queued in growing batches: each launch
+ *   derives its step from device memory and does nothing once the search
+ *   is done; the host reads the done flag once per batch, while the next
+ *   batch runs.
+ * The host waits for the end (prism_bfs returns counts).
+ *
+ * Scratch (one request, carved at 256 bytes): Control (states and step
+ * accumulators), the two visited bitmaps, the two small queues, the two
+ * item queues.
+ */
+#include "bfs_steps.cuh"
 #include "cuda_internal.h"
+
+#include <cooperative_groups.h>
+#include <stdint.h>
+#include <string.h>
+
+namespace prism_cuda {
+namespace bfs {
+namespace {
+
+namespace cg = cooperative_groups;
+
+/*
+ * bfs_init: one warp seeds the search: the source's visited bit and the
+ * bits past n in the (zeroed) first bitmap, its level and parent, its
+ * queue entry (or items, written by the warp), and S_0.
+ */
+__global__ void bfs_init(Graph g, Search s, uint32_t source) {
+  const uint64_t degree = g.offsets[source + 1] - g.offsets[source];
+  const uint32_t items = degree > BFS_SMALL_DEGREE ? chunks_of(degree) : 0u;
+  for (uint32_t j = lane_id(); j < items && j < s.item_capacity;
+       j += WARP_THREADS)
+    s.items[0][j] = make_uint2(source, j);
+  if (lane_id() != 0)
+    return;
+  uint32_t *bits = s.visited[0];
+  bits[source >> 5] |= 1u << (source & 31u);
+  if (g.n % WARP_THREADS)
+    bits[g.words - 1] |= ~0u << (g.n % WARP_THREADS);
+  s.levels[source] = 0;
+  if (s.parents)
+    s.parents[source] = int32_t(source);
+  if (!items)
+    s.small[0][0] = source;
+  const uint64_t in_degree =
+      g.directed ? g.in_offsets[source + 1] - g.in_offsets[source] : degree;
+  State st;
+  memset(&st, 0, sizeof st);
+  st.small_count = items ? 0u : 1u;
+  st.item_count = items;
+  st.frontier_vertices = 1;
+  st.frontier_edges = degree;
+  st.unvisited_edges = g.m - in_degree;
+  st.reached = 1;
+  st.reached_edges = degree;
+  st = choose(st, false, s.heuristic);
+  s.control->state[0] = st;
+  if (st.phase == PHASE_DONE)
+    s.control->result = st;
+}
+
+/*
+ * bfs_persistent: every step of the search in one cooperative launch (all
+ * blocks resident), a grid barrier after each; every block derives the
+ * same states, so all leave together at DONE.
+ */
+template <bool PARENTS>
+__global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
+    bfs_persistent(Graph g, Search s) {
+  __shared__ StepSmem smem;
+  cg::grid_group grid = cg::this_grid();
+  for (unsigned long long k = 0;; ++k) {
+    step<PARENTS>(g, s, k, smem);
+    if (smem.state.phase == PHASE_DONE)
+      return;
+    grid.sync();
+  }
+}
+
+/* bfs_step: step k alone (one launch per step). */
+template <bool PARENTS>
+__global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
+    bfs_step(Graph g, Search s, unsigned long long k) {
+  __shared__ StepSmem smem;
+  step<PARENTS>(g, s, k, smem);
+}
+
+/* Byte offsets of the scratch regions. */
+struct Layout {
+  size_t visited, visited_bytes; /* per bitmap */
+  size_t small, small_bytes;     /* per queue */
+  size_t items, items_bytes;
+  size_t item_capacity;
+  size_t total;
+};
+
+/* Items a step may queue: a large vertex of out-degree d gives
+ * ceil(d / CHUNK_EDGES) <= d / CHUNK_EDGES + 1, and a frontier holds each
+ * vertex once, so at most m / CHUNK_EDGES + (large vertices). */
+Layout plan(size_t n, size_t m) {
+  Layout l;
+  const size_t words = (n + WARP_THREADS - 1) / WARP_THREADS;
+  const size_t large = m / (BFS_SMALL_DEGREE + 1);
+  l.item_capacity = (large < n ? large : n) + m / CHUNK_EDGES + 1;
+  l.visited = prism__cuda_align(sizeof(Control));
+  l.visited_bytes = prism__cuda_align(words * sizeof(uint32_t));
+  l.small = l.visited + 2 * l.visited_bytes;
+  l.small_bytes = prism__cuda_align(n * sizeof(uint32_t));
+  l.items = l.small + 2 * l.small_bytes;
+  l.items_bytes = prism__cuda_align(l.item_capacity * sizeof(uint2));
+  l.total = l.items + 2 * l.items_bytes;
+  return l;
+}
+
+/* Pinned flags of the batches in flight, after the result slot's State. */
+constexpr size_t FLAG_OFFSET = 128;
+static_assert(sizeof(State) <= FLAG_OFFSET &&
+                  FLAG_OFFSET + 2 * sizeof(uint32_t) <=
+                      PRISM__CUDA_RESULT_BYTES,
+              "the State and two flags fit the pinned result slot");
+
+/* Whether one cooperative launch may run the search: configured, and a
+ * device that can, without a watchdog that would cut a long kernel. */
+bool cooperative(prism__cuda_ctx *c) {
+  int coop = 0, watchdog = 0;
+  if (!PRISM_CUDA_BFS_COOPERATIVE ||
+      cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, c->device) !=
+          cudaSuccess ||
+      cudaDeviceGetAttribute(&watchdog, cudaDevAttrKernelExecTimeout,
+                             c->device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return coop && !watchdog;
+}
+
+/* Blocks of one full wave of kernel. */
+template <class K>
+prism_status wave(prism_context *ctx, prism__cuda_ctx *c, K kernel,
+                  unsigned *blocks) {
+  int per_sm = 0;
+  PRISM_CUDA_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor, &per_sm,
+                 kernel, BFS_THREADS, 0);
+  *blocks = unsigned(per_sm > 0 ? per_sm : 1) * unsigned(c->sm_count);
+  return PRISM_OK;
+}
+
+/* The persistent launch; *ran = false when the device refused a
+ * cooperative grid of this size (then the caller goes step by step). */
+template <bool PARENTS>
+prism_status run_persistent(prism_context *ctx, prism__cuda_ctx *c, Graph g,
+                            Search s, bool *ran) {
+  *ran = false;
+  unsigned blocks = 0;
+  prism_status st = wave(ctx, c, bfs_persistent<PARENTS>, &blocks);
+  if (st != PRISM_OK)
+    return st;
+  void *params[] = {&g, &s};
+  cudaError_t err = cudaLaunchCooperativeKernel(
+      reinterpret_cast<const void *>(bfs_persistent<PARENTS>), dim3(blocks),
+      dim3(BFS_THREADS), params, 0, c->stream);
+  if (err == cudaErrorCooperativeLaunchTooLarge ||
+      err == cudaErrorNotSupported) {
+    (void)cudaGetLastError();
+    return PRISM_OK;
+  }
+  if (err != cudaSuccess)
+    return prism__cuda_fail(ctx, err, "cudaLaunchCooperativeKernel(bfs)");
+  *ran = true;
+  return PRISM_OK;
+}
+
+/* Batches of bfs_step launches; after each, the result's phase goes to a
+ * pinned flag behind an event, read while the next batch runs. */
+template <bool PARENTS>
+prism_status run_steps(prism_context *ctx, prism__cuda_ctx *c, Graph g,
+                       Search s, size_t n, cudaEvent_t events[2]) {
+  unsigned blocks = 0;
+  prism_status st = wave(ctx, c, bfs_step<PARENTS>, &blocks);
+  if (st != PRISM_OK)
+    return st;
+  // Each top-down or bottom-up step adds a level, and at most every other
+  // step converts: far fewer than this many steps.
+  const unsigned long long max_steps = 2ull * n + 8;
+  volatile uint32_t *flags = reinterpret_cast<volatile uint32_t *>(
+      static_cast<char *>(c->host_result) + FLAG_OFFSET);
+  unsigned batch = BFS_FIRST_BATCH;
+  unsigned long long k = 0;
+  for (unsigned j = 0;; ++j) {
+    for (unsigned i = 0; i < batch; ++i, ++k) {
+      bfs_step<PARENTS><<<blocks, BFS_THREADS, 0, c->stream>>>(g, s, k);
+      if ((st = prism__cuda_check_launch(ctx, "bfs_step")) != PRISM_OK)
+        return st;
+    }
+    PRISM_CUDA_TRY(ctx, cudaMemcpyAsync, const_cast<uint32_t *>(&flags[j & 1]),
+                   &s.control->result.phase, sizeof(uint32_t),
+                   cudaMemcpyDeviceToHost, c->stream);
+    PRISM_CUDA_TRY(ctx, cudaEventRecord, events[j & 1], c->stream);
+    if (j > 0) {
+      PRISM_CUDA_TRY(ctx, cudaEventSynchronize, events[(j - 1) & 1]);
+      if (flags[(j - 1) & 1] == PHASE_DONE)
+        return PRISM_OK;
+    }
+    if (k > max_steps)
+      return prism__fail(ctx, PRISM_INTERNAL,
+                         "CUDA backend: bfs did not finish in %llu steps", k);
+    batch = batch * 2 > BFS_MAX_BATCH ? BFS_MAX_BATCH : batch * 2;
+  }
+}
+
+template <bool PARENTS>
+prism_status run_bfs(prism_context *ctx, prism__cuda_ctx *c,
+                     const prism__bfs_args *a) {
+  const Layout l = plan(a->n, a->m);
+  if (l.item_capacity > UINT32_MAX)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "CUDA backend: bfs over %zu edges needs more than 2^32 "
+                       "queue items",
+                       a->m);
+  void *scratch = NULL;
+  prism_status st = prism__scratch(ctx, l.total, &scratch);
+  if (st != PRISM_OK)
+    return st;
+  char *base = static_cast<char *>(scratch);
+  Graph g;
+  g.offsets = static_cast<const uint64_t *>(a->offsets);
+  g.cols = static_cast<const uint32_t *>(a->cols);
+  g.in_offsets = static_cast<const uint64_t *>(a->in_offsets);
+  g.in_cols = static_cast<const uint32_t *>(a->in_cols);
+  g.m = a->m;
+  g.n = uint32_t(a->n);
+  g.words = uint32_t((a->n + WARP_THREADS - 1) / WARP_THREADS);
+  g.directed = a->in_offsets != a->offsets;
+  Search s;
+  s.control = reinterpret_cast<Control *>(base);
+  for (int p = 0; p < 2; ++p) {
+    s.visited[p] =
+        reinterpret_cast<uint32_t *>(base + l.visited + p * l.visited_bytes);
+    s.small[p] =
+        reinterpret_cast<uint32_t *>(base + l.small + p * l.small_bytes);
+    s.items[p] = reinterpret_cast<uint2 *>(base + l.items + p * l.items_bytes);
+  }
+  s.item_capacity = uint32_t(l.item_capacity);
+  s.levels = static_cast<int32_t *>(a->levels);
+  s.parents = static_cast<int32_t *>(a->parents);
+  // Options beyond float's range mean "always" / "never" all the same.
+  s.heuristic.alpha = a->alpha > 3e38 ? INFINITY : float(a->alpha);
+  s.heuristic.beta = a->beta > 3e38 ? INFINITY : float(a->beta);
+  s.heuristic.n = g.n;
+
+  // Levels and parents start at -1; the control block and first bitmap at
+  // 0 (the second is written whole by the first bottom-up step).
+  PRISM_CUDA_TRY(ctx, cudaMemsetAsync, a->levels, 0xFF, a->n * sizeof(int32_t),
+                 c->stream);
+  if (a->parents)
+    PRISM_CUDA_TRY(ctx, cudaMemsetAsync, a->parents, 0xFF,
+                   a->n * sizeof(int32_t), c->stream);
+  PRISM_CUDA_TRY(ctx, cudaMemsetAsync, base, 0, sizeof(Control), c->stream);
+  PRISM_CUDA_TRY(ctx, cudaMemsetAsync, s.visited[0], 0,
+                 g.words * sizeof(uint32_t), c->stream);
+  bfs_init<<<1, WARP_THREADS, 0, c->stream>>>(g, s, uint32_t(a->source));
+  if ((st = prism__cuda_check_launch(ctx, "bfs_init")) != PRISM_OK)
+    return st;
+
+  bool ran = false;
+  if (cooperative(c) &&
+      (st = run_persistent<PARENTS>(ctx, c, g, s, &ran)) != PRISM_OK)
+    return st;
+  if (!ran) {
+    cudaEvent_t events[2] = {NULL, NULL};
+    for (int i = 0; i < 2 && st == PRISM_OK; ++i) {
+      cudaError_t err =
+          cudaEventCreateWithFlags(&events[i], cudaEventDisableTiming);
+      if (err != cudaSuccess)
+        st = prism__cuda_fail(ctx, err, "cudaEventCreateWithFlags");
+    }
+    if (st == PRISM_OK)
+      st = run_steps<PARENTS>(ctx, c, g, s, a->n, events);
+    for (int i = 0; i < 2; ++i)
+      if (events[i])
+        (void)cudaEventDestroy(events[i]);
+    if (st != PRISM_OK)
+      return st;
+  }
+
+  PRISM_CUDA_TRY(ctx, cudaMemcpyAsync, c->host_result, &s.control->result,
+                 sizeof(State), cudaMemcpyDeviceToHost, c->stream);
+  PRISM_CUDA_TRY(ctx, cudaStreamSynchronize, c->stream);
+  State result;
+  memcpy(&result, c->host_result, sizeof result);
+  if (result.phase != PHASE_DONE)
+    return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: bfs did not end");
+  a->result->levels = size_t(result.levels);
+  a->result->reached = size_t(result.reached);
+  a->result->reached_edges = size_t(result.reached_edges);
+  return PRISM_OK;
+}
+
+} // namespace
+} // namespace bfs
+} // namespace prism_cuda
 
 extern "C" prism_status prism__cuda_bfs(prism_context *ctx,
                                         const prism__bfs_args *args) {
-  (void)args;
-  return prism__fail(ctx, PRISM_UNSUPPORTED, "CUDA backend: bfs not built");
+  prism__cuda_ctx *c = NULL;
+  prism_status st = prism__cuda_enter(ctx, &c);
+  if (st != PRISM_OK)
+    return st;
+  return args->parents ? prism_cuda::bfs::run_bfs<true>(ctx, c, args)
+                       : prism_cuda::bfs::run_bfs<false>(ctx, c, args);
 }

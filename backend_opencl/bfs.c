@@ -1,7 +1,251 @@
-/* BFS: placeholder until the kernels land. */
+/*
+ * bfs: direction-optimising breadth-first search (kernels_cl/bfs.cl says
+ * what each step does). bfs_init seeds the search; then one bfs_step
+ * launch per step, queued in batches (policy.bfs_first_batch, doubling up
+ * to bfs_max_batch) with no read-back in between: each launch derives its
+ * step from device memory and returns at once after the last. After each
+ * batch a non-blocking read fetches the done flag, which the host looks at
+ * while the next batch runs: one round trip per batch, not per level.
+ * Scratch (one request, regions at 256 bytes): control, two visited
+ * bitmaps, two small queues, two item queues.
+ */
 #include "opencl_internal.h"
 
-prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *args) {
-  (void)args;
-  return prism__fail(ctx, PRISM_UNSUPPORTED, "OpenCL backend: bfs not built");
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* bfs.cl's bfs_state, which the host reads from the control block. */
+typedef struct bfs_state {
+  cl_uint phase, level, queue_parity, visited_parity;
+  cl_uint small_count, item_count, pad[2];
+  cl_ulong frontier_vertices, frontier_edges, previous_vertices;
+  cl_ulong unvisited_edges, reached, reached_edges, levels, pad2;
+} bfs_state;
+
+/* bfs.cl's bfs_control: state[2], result, acc[3] of 32 bytes. */
+#define CONTROL_RESULT (2 * sizeof(bfs_state))
+#define CONTROL_BYTES (3 * sizeof(bfs_state) + 3 * 32)
+#define PHASE_DONE 3u
+
+/* Scratch regions, in bytes. */
+typedef struct bfs_layout {
+  cl_ulong visited, visited_bytes; /* per bitmap */
+  cl_ulong small, small_bytes;     /* per queue */
+  cl_ulong items, items_bytes;
+  size_t item_capacity;
+  size_t total;
+} bfs_layout;
+
+/* Items a step may queue: a large vertex of out-degree d gives at most
+ * d / chunk + 1, and a frontier holds each vertex once. */
+static bfs_layout plan(size_t n, size_t m, size_t small_degree, size_t chunk) {
+  bfs_layout l;
+  const size_t words = (n + 31) / 32;
+  const size_t large = m / (small_degree + 1);
+  l.item_capacity = (large < n ? large : n) + m / chunk + 1;
+  l.visited = prism__cl_align(CONTROL_BYTES);
+  l.visited_bytes = prism__cl_align(words * sizeof(cl_uint));
+  l.small = l.visited + 2 * l.visited_bytes;
+  l.small_bytes = prism__cl_align(n * sizeof(cl_uint));
+  l.items = l.small + 2 * l.small_bytes;
+  l.items_bytes = prism__cl_align(l.item_capacity * 2 * sizeof(cl_uint));
+  l.total = (size_t)(l.items + 2 * l.items_bytes);
+  return l;
+}
+
+static size_t fit_wg(size_t wg, size_t max_wg) {
+  while (max_wg && wg > max_wg)
+    wg /= 2;
+  return wg;
+}
+
+/* Sets args on kernel, from slot 0. */
+static prism_status set_args(prism_context *ctx, cl_kernel kernel,
+                             const char *name, const prism__cl_arg *args,
+                             unsigned nargs) {
+  for (unsigned i = 0; i < nargs; i++) {
+    cl_int err = clSetKernelArg(kernel, i, args[i].size, args[i].value);
+    if (err != CL_SUCCESS)
+      return prism__cl_fail(ctx, err, "clSetKernelArg(%s, %u)", name, i);
+  }
+  return PRISM_OK;
+}
+
+/* -1 over n int32 (levels, parents). */
+static prism_status fill_minus_one(prism_context *ctx, void *buf, size_t n) {
+  const cl_int minus_one = -1;
+  return prism__backend_opencl.mem_fill(ctx, buf, 0, &minus_one,
+                                        sizeof minus_one, n * sizeof(cl_int));
+}
+
+/* The step launches in batches, and the wait for DONE. */
+static prism_status run_steps(prism_context *ctx, cl_kernel step,
+                              unsigned nargs, size_t global, size_t wg,
+                              cl_mem scratch, size_t n) {
+  prism__cl *cl = prism__cl_of(ctx);
+  const prism__cl_policy *pol = &cl->policy;
+  /* Each top-down or bottom-up step adds a level, and at most every other
+   * step converts: far fewer than this many steps. */
+  const cl_ulong max_steps = 2 * (cl_ulong)n + 8;
+  cl_uint flags[2] = {0, 0};
+  cl_event events[2] = {NULL, NULL};
+  prism_status st = PRISM_OK;
+  size_t batch = pol->bfs_first_batch ? pol->bfs_first_batch : 1;
+  cl_ulong k = 0;
+  for (unsigned j = 0; st == PRISM_OK; j++) {
+    for (size_t i = 0; i < batch && st == PRISM_OK; i++, k++) {
+      cl_int err = clSetKernelArg(step, nargs - 1, sizeof k, &k);
+      if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(cl->queue, step, 1, NULL, &global, &wg, 0,
+                                     NULL, NULL);
+      if (err != CL_SUCCESS)
+        st = prism__cl_fail(ctx, err, "enqueueing bfs_step %llu",
+                            (unsigned long long)k);
+    }
+    if (st != PRISM_OK)
+      break;
+    cl_int err = clEnqueueReadBuffer(cl->queue, scratch, CL_FALSE,
+                                     CONTROL_RESULT, sizeof(cl_uint),
+                                     &flags[j & 1], 0, NULL, &events[j & 1]);
+    if (err == CL_SUCCESS)
+      err = clFlush(cl->queue);
+    if (err != CL_SUCCESS) {
+      st = prism__cl_fail(ctx, err, "reading the bfs done flag");
+      break;
+    }
+    if (j > 0) {
+      cl_event prev = events[(j - 1) & 1];
+      events[(j - 1) & 1] = NULL;
+      err = clWaitForEvents(1, &prev);
+      clReleaseEvent(prev);
+      if (err != CL_SUCCESS) {
+        st = prism__cl_fail(ctx, err, "waiting for a bfs batch");
+        break;
+      }
+      if (flags[(j - 1) & 1] == PHASE_DONE)
+        break;
+    }
+    if (k > max_steps)
+      st = prism__fail(ctx, PRISM_INTERNAL,
+                       "OpenCL backend: bfs did not finish in %llu steps",
+                       (unsigned long long)k);
+    batch = batch * 2 > pol->bfs_max_batch ? pol->bfs_max_batch : batch * 2;
+  }
+  for (int i = 0; i < 2; i++)
+    if (events[i]) {
+      clWaitForEvents(1, &events[i]);
+      clReleaseEvent(events[i]);
+    }
+  return st;
+}
+
+prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
+  prism__cl *cl = prism__cl_of(ctx);
+  const prism__cl_policy *pol = &cl->policy;
+  const size_t wg = fit_wg(pol->bfs_wg, cl->facts.max_wg);
+  const size_t chunk = wg * pol->bfs_td_items * pol->bfs_chunk_passes;
+  const bfs_layout l = plan(a->n, a->m, pol->bfs_small_degree, chunk);
+  if (l.item_capacity > UINT32_MAX)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "OpenCL backend: bfs over %zu edges needs more than "
+                       "2^32 queue items",
+                       a->m);
+
+  char options[512];
+  prism__cl_options(options, sizeof options, PRISM_U32, PRISM_SUM,
+                    "-DPRISM_WG=%zu -DPRISM_BFS_PARENTS=%d "
+                    "-DPRISM_BFS_TD_ITEMS=%u -DPRISM_BFS_CHUNK_PASSES=%u "
+                    "-DPRISM_BFS_SMALL_DEGREE=%u "
+                    "-DPRISM_BFS_BU_THREAD_EDGES=%u -DPRISM_BFS_BU_BATCH=%u "
+                    "-DPRISM_BFS_TILE_WORDS=%u -DPRISM_BFS_CONTIGUOUS=%d",
+                    wg, a->parents ? 1 : 0, pol->bfs_td_items,
+                    pol->bfs_chunk_passes, pol->bfs_small_degree,
+                    pol->bfs_bu_thread_edges, pol->bfs_bu_batch,
+                    pol->bfs_tile_words, pol->bfs_contiguous ? 1 : 0);
+  cl_kernel init, step;
+  prism_status st = prism__cl_kernel(ctx, "bfs.cl", options, "bfs_init", &init);
+  if (st == PRISM_OK)
+    st = prism__cl_kernel(ctx, "bfs.cl", options, "bfs_step", &step);
+  if (st != PRISM_OK)
+    return st;
+  void *native;
+  if ((st = prism__scratch(ctx, l.total, &native)) != PRISM_OK)
+    return st;
+  cl_mem scratch = (cl_mem)native;
+
+  /* Levels and parents start at -1; the control block and the first
+   * bitmap at 0 (the second is written whole by the first bottom-up
+   * step). */
+  const cl_uint zero = 0;
+  cl_int err = clEnqueueFillBuffer(cl->queue, scratch, &zero, sizeof zero, 0,
+                                   CONTROL_BYTES, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueFillBuffer(cl->queue, scratch, &zero, sizeof zero,
+                              (size_t)l.visited, (size_t)l.visited_bytes, 0,
+                              NULL, NULL);
+  if (err != CL_SUCCESS)
+    return prism__cl_fail(ctx, err, "clEnqueueFillBuffer(bfs scratch)");
+  if ((st = fill_minus_one(ctx, a->levels, a->n)) != PRISM_OK ||
+      (a->parents && (st = fill_minus_one(ctx, a->parents, a->n)) != PRISM_OK))
+    return st;
+
+  cl_mem offsets = (cl_mem)a->offsets, cols = (cl_mem)a->cols;
+  cl_mem in_offsets = (cl_mem)a->in_offsets, in_cols = (cl_mem)a->in_cols;
+  cl_mem levels = (cl_mem)a->levels;
+  /* Without parents, the kernels never touch their argument. The last
+   * argument is the source for bfs_init, the step k for bfs_step. */
+  cl_mem parents = a->parents ? (cl_mem)a->parents : levels;
+  const cl_ulong m = a->m;
+  const cl_uint n = (cl_uint)a->n;
+  const cl_uint directed = a->in_offsets != a->offsets;
+  const cl_uint item_capacity = (cl_uint)l.item_capacity;
+  /* Options beyond float's range mean "always" / "never" all the same. */
+  const cl_float alpha =
+      a->alpha > 3e38 ? (cl_float)INFINITY : (cl_float)a->alpha;
+  const cl_float beta = a->beta > 3e38 ? (cl_float)INFINITY : (cl_float)a->beta;
+  const cl_uint source = (cl_uint)a->source;
+  const prism__cl_arg args[] = {PRISM__CL_ARG(offsets),
+                                PRISM__CL_ARG(cols),
+                                PRISM__CL_ARG(in_offsets),
+                                PRISM__CL_ARG(in_cols),
+                                PRISM__CL_ARG(m),
+                                PRISM__CL_ARG(n),
+                                PRISM__CL_ARG(directed),
+                                PRISM__CL_ARG(levels),
+                                PRISM__CL_ARG(parents),
+                                PRISM__CL_ARG(scratch),
+                                PRISM__CL_ARG(l.visited),
+                                PRISM__CL_ARG(l.visited_bytes),
+                                PRISM__CL_ARG(l.small),
+                                PRISM__CL_ARG(l.small_bytes),
+                                PRISM__CL_ARG(l.items),
+                                PRISM__CL_ARG(l.items_bytes),
+                                PRISM__CL_ARG(item_capacity),
+                                PRISM__CL_ARG(alpha),
+                                PRISM__CL_ARG(beta),
+                                PRISM__CL_ARG(source)};
+  const unsigned nargs = sizeof args / sizeof *args;
+  if ((st = prism__cl_launch(ctx, init, "bfs_init", args, nargs, 1, 1)) !=
+          PRISM_OK ||
+      (st = set_args(ctx, step, "bfs_step", args, nargs - 1)) != PRISM_OK)
+    return st;
+
+  const size_t groups =
+      (size_t)cl->facts.compute_units * pol->bfs_groups_per_cu;
+  if ((st = run_steps(ctx, step, nargs, (groups ? groups : 1) * wg, wg, scratch,
+                      a->n)) != PRISM_OK)
+    return st;
+
+  bfs_state result;
+  err = clEnqueueReadBuffer(cl->queue, scratch, CL_TRUE, CONTROL_RESULT,
+                            sizeof result, &result, 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return prism__cl_fail(ctx, err, "clEnqueueReadBuffer(bfs result)");
+  if (result.phase != PHASE_DONE)
+    return prism__fail(ctx, PRISM_INTERNAL, "OpenCL backend: bfs did not end");
+  a->result->levels = (size_t)result.levels;
+  a->result->reached = (size_t)result.reached;
+  a->result->reached_edges = (size_t)result.reached_edges;
+  return PRISM_OK;
 }

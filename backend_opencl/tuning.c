@@ -94,14 +94,15 @@ static const prism__cl_policy gpu_policy = {
     .seg_chunk_min = 4096,
     .seg_mark_segments = 8,
     /* bfs: work-groups of 256, 8 per SM; top-down passes of 4 edges per
-     * work-item (items of 1024 edges), small vertices up to 32 out-edges;
+     * work-item (items of 1024 edges), small vertices up to 64 out-edges
+     * (a group pass per item: larger vertices waste less of it);
      * bottom-up tiles of 8 words (a vertex per work-item), 32 in-edges
      * alone, then the group; read-backs after 8, 16, ... 256 steps */
     .bfs_wg = 256,
     .bfs_groups_per_cu = 8,
     .bfs_td_items = 4,
     .bfs_chunk_passes = 1,
-    .bfs_small_degree = 32,
+    .bfs_small_degree = 64,
     .bfs_bu_thread_edges = 32,
     .bfs_bu_batch = 4,
     .bfs_tile_words = 8,

@@ -1,2 +1,142 @@
-/* Device graphs: placeholder until they land. */
+/*
+ * Device graphs: a host CSR is validated (prism_csr_validate's rules) and
+ * copied into buffers of the context. A directed graph also gets its
+ * transpose, built here on the host by a counting sort of the edges by
+ * destination: bottom-up BFS steps walk in-edges.
+ */
+#include "check.h"
+#include "csr.h"
+#include "error.h"
 #include "graph.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char create_fn[] = "prism_graph_create";
+
+/* The transpose of csr: in-edges by destination, each row listing its
+ * sources in ascending order (the sources are visited in order). 0, or -1
+ * when host memory runs out. */
+static int transpose(const prism_csr *csr, uint64_t **out_offsets,
+                     uint32_t **out_cols) {
+  const size_t n = csr->num_vertices, m = csr->num_edges;
+  uint64_t *offsets = calloc(n + 1, sizeof *offsets);
+  uint32_t *cols = malloc(m ? m * sizeof *cols : sizeof *cols);
+  if (!offsets || !cols) {
+    free(offsets);
+    free(cols);
+    return -1;
+  }
+  for (size_t e = 0; e < m; e++)
+    offsets[csr->col_indices[e] + 1]++;
+  for (size_t v = 0; v < n; v++)
+    offsets[v + 1] += offsets[v];
+  /* offsets[v] serves as row v's cursor, then is shifted back. */
+  for (size_t u = 0; u < n; u++)
+    for (uint64_t e = csr->row_offsets[u]; e < csr->row_offsets[u + 1]; e++)
+      cols[offsets[csr->col_indices[e]]++] = (uint32_t)u;
+  memmove(offsets + 1, offsets, n * sizeof *offsets);
+  offsets[0] = 0;
+  *out_offsets = offsets;
+  *out_cols = cols;
+  return 0;
+}
+
+/* A buffer of ctx holding bytes from host (at least 4 bytes, so an empty
+ * array still has a handle). */
+static prism_status upload(prism_context *ctx, const void *host, size_t bytes,
+                           prism_buffer **out) {
+  prism_status st = prism_buffer_create(ctx, bytes ? bytes : 4, out);
+  if (st == PRISM_OK && bytes)
+    st = prism_buffer_write(*out, 0, host, bytes);
+  return st;
+}
+
+/* prism_csr_validate's rules (the message names the first bad position),
+ * and at least one vertex. */
+static prism_status check_csr(prism_context *ctx, const prism_csr *csr) {
+  prism_status st = prism__csr_check(ctx, csr, create_fn);
+  if (st != PRISM_OK)
+    return st;
+  if (csr->num_vertices == 0)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: csr->num_vertices is 0; a graph needs at least "
+                       "one vertex",
+                       create_fn);
+  if (csr->num_edges > SIZE_MAX / sizeof(uint32_t))
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: csr->num_edges = %zu overflows the address space",
+                       create_fn, csr->num_edges);
+  return PRISM_OK;
+}
+
+static prism_status upload_graph(prism_context *ctx, const prism_csr *csr,
+                                 prism_graph *g) {
+  const size_t n = csr->num_vertices, m = csr->num_edges;
+  prism_status st =
+      upload(ctx, csr->row_offsets, (n + 1) * sizeof(uint64_t), &g->offsets);
+  if (st == PRISM_OK)
+    st = upload(ctx, csr->col_indices, m * sizeof(uint32_t), &g->cols);
+  if (st != PRISM_OK || !csr->directed)
+    return st;
+  uint64_t *in_offsets = NULL;
+  uint32_t *in_cols = NULL;
+  if (transpose(csr, &in_offsets, &in_cols) != 0)
+    return prism__fail(ctx, PRISM_OUT_OF_MEMORY,
+                       "%s: out of host memory for the transpose of a "
+                       "directed graph (%zu vertices, %zu edges)",
+                       create_fn, n, m);
+  st = upload(ctx, in_offsets, (n + 1) * sizeof(uint64_t), &g->in_offsets);
+  if (st == PRISM_OK)
+    st = upload(ctx, in_cols, m * sizeof(uint32_t), &g->in_cols);
+  free(in_offsets);
+  free(in_cols);
+  return st;
+}
+
+prism_status prism_graph_create(prism_context *ctx, const prism_csr *csr,
+                                prism_graph **out) {
+  prism_status st = prism__check_ctx(ctx, create_fn);
+  if (st != PRISM_OK)
+    return st;
+  if (!out)
+    return prism__fail(ctx, PRISM_NULL_POINTER, "%s: out is NULL", create_fn);
+  *out = NULL;
+  if ((st = check_csr(ctx, csr)) != PRISM_OK)
+    return st;
+  prism_graph *g = calloc(1, sizeof *g);
+  if (!g)
+    return prism__fail(ctx, PRISM_OUT_OF_MEMORY, "%s: out of host memory",
+                       create_fn);
+  g->magic = PRISM__GRAPH_MAGIC;
+  g->ctx = ctx;
+  g->n = csr->num_vertices;
+  g->m = csr->num_edges;
+  g->directed = csr->directed != 0;
+  if ((st = upload_graph(ctx, csr, g)) != PRISM_OK) {
+    prism_graph_destroy(g);
+    return st;
+  }
+  *out = g;
+  return PRISM_OK;
+}
+
+void prism_graph_destroy(prism_graph *graph) {
+  if (!graph || graph->magic != PRISM__GRAPH_MAGIC)
+    return;
+  prism_buffer_destroy(graph->offsets);
+  prism_buffer_destroy(graph->cols);
+  prism_buffer_destroy(graph->in_offsets);
+  prism_buffer_destroy(graph->in_cols);
+  graph->magic = 0;
+  free(graph);
+}
+
+size_t prism_graph_vertices(const prism_graph *graph) {
+  return graph && graph->magic == PRISM__GRAPH_MAGIC ? graph->n : 0;
+}
+
+size_t prism_graph_edges(const prism_graph *graph) {
+  return graph && graph->magic == PRISM__GRAPH_MAGIC ? graph->m : 0;
+}

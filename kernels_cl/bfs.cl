@@ -1,1 +1,784 @@
-/* bfs.cl */
+/*
+ * bfs.cl: breadth-first search, direction-optimising (Beamer et al.
+ * 2012). The port of backend_cuda/bfs*.cu*: the same step protocol, state
+ * layout, phases and names, with the work-group where CUDA has the warp
+ * (OpenCL C 1.2 has no sub-groups): a group's collectives go through local
+ * memory.
+ *
+ * Options (besides common.cl's, whose type and operator are unused here):
+ *   PRISM_BFS_PARENTS          1: also write parents.
+ *   PRISM_BFS_TD_ITEMS         top-down edges per work-item and pass.
+ *   PRISM_BFS_CHUNK_PASSES     passes per item: an item holds
+ *                              PRISM_WG x TD_ITEMS x CHUNK_PASSES edges.
+ *   PRISM_BFS_SMALL_DEGREE     out-degree up to which a frontier vertex is
+ *                              expanded within its tile; above, in items.
+ *   PRISM_BFS_BU_THREAD_EDGES  bottom-up: in-edges a work-item scans
+ *                              alone; the rest of a longer list is scanned
+ *                              by the whole group (0: no limit).
+ *   PRISM_BFS_BU_BATCH         bottom-up: in-edges loaded at once.
+ *   PRISM_BFS_TILE_WORDS       bottom-up and convert: bitmap words (32
+ *                              vertices each) per tile.
+ *   PRISM_BFS_CONTIGUOUS       1: each group takes one contiguous range of
+ *                              tiles (CPUs); 0: tiles round robin (GPUs).
+ *
+ * The step protocol (backend_cuda/bfs_state.cuh says it at length): step
+ * k runs the phase of S_k (TOP_DOWN, BOTTOM_UP, CONVERT or DONE). Every
+ * group derives S_k at the start of step k from S_{k-1} (state[(k-1) & 1])
+ * and what step k-1 added up (acc[(k-1) % 3]); group 0 stores S_k at
+ * state[k & 1], clears acc[(k+1) % 3] and copies a DONE state to result.
+ * Steps are separate launches: the launch boundary is the only
+ * synchronisation between groups.
+ *
+ * Layout (the scratch buffer; backend_opencl/bfs.c carves it):
+ *   control     bfs_control at byte 0
+ *   visited[2]  bitmaps of ceil(n / 32) words; bits past n are set
+ *   small[2]    queues of vertex ids (out-degree <= SMALL_DEGREE)
+ *   items[2]    queues of (vertex, chunk) for the larger vertices
+ *
+ * 64-bit counters are added as two 32-bit atomics with a carry (OpenCL
+ * 1.2 has no 64-bit atomics in its core); they are read only in a later
+ * launch.
+ */
+
+#ifndef PRISM_BFS_PARENTS
+#define PRISM_BFS_PARENTS 0
+#endif
+#ifndef PRISM_BFS_TD_ITEMS
+#define PRISM_BFS_TD_ITEMS 4
+#endif
+#ifndef PRISM_BFS_CHUNK_PASSES
+#define PRISM_BFS_CHUNK_PASSES 1
+#endif
+#ifndef PRISM_BFS_SMALL_DEGREE
+#define PRISM_BFS_SMALL_DEGREE 32
+#endif
+#ifndef PRISM_BFS_BU_THREAD_EDGES
+#define PRISM_BFS_BU_THREAD_EDGES 32
+#endif
+#ifndef PRISM_BFS_BU_BATCH
+#define PRISM_BFS_BU_BATCH 4
+#endif
+#ifndef PRISM_BFS_TILE_WORDS
+#define PRISM_BFS_TILE_WORDS 8
+#endif
+#ifndef PRISM_BFS_CONTIGUOUS
+#define PRISM_BFS_CONTIGUOUS 0
+#endif
+
+#define TD_ITEMS PRISM_BFS_TD_ITEMS
+#define PASS_EDGES (PRISM_WG * TD_ITEMS)
+#define CHUNK_EDGES (PASS_EDGES * PRISM_BFS_CHUNK_PASSES)
+#define TILE_VERTICES (PRISM_BFS_TILE_WORDS * 32)
+/* Bottom-up lists left for the group phase, at most one per vertex. */
+#if PRISM_BFS_BU_THREAD_EDGES > 0
+#define PENDING_SLOTS TILE_VERTICES
+#else
+#define PENDING_SLOTS 1
+#endif
+#define NO_HIT UINT_MAX
+
+#define PHASE_TOP_DOWN 0u
+#define PHASE_BOTTOM_UP 1u
+#define PHASE_CONVERT 2u
+#define PHASE_DONE 3u
+
+/* S_k: the layout of the CUDA backend's State (and of bfs.c's copy). */
+typedef struct bfs_state {
+  uint phase;
+  uint level;          /* the frontier's distance from the source */
+  uint queue_parity;   /* top-down: queues[queue_parity] hold it */
+  uint visited_parity; /* visited[visited_parity] is current */
+  uint small_count;    /* frontier vertices in the small queue */
+  uint item_count;     /* items (edge chunks) of its large vertices */
+  uint pad[2];
+  ulong frontier_vertices; /* n_f */
+  ulong frontier_edges;    /* m_f: their out-edges */
+  ulong previous_vertices; /* n_f of the level before */
+  ulong unvisited_edges;   /* m_u: in-edges of unvisited vertices */
+  ulong reached;           /* vertices with a level */
+  ulong reached_edges;     /* their out-edges */
+  ulong levels;            /* DONE: 1 + the largest level */
+  ulong pad2;
+} bfs_state;
+
+/* What a step adds up: the next queues' cursors, the new frontier's size
+ * (64-bit counts as low and high words). */
+typedef struct bfs_accum {
+  uint small, items;
+  uint vertices[2], out_edges[2], in_edges[2];
+} bfs_accum;
+
+typedef struct bfs_control {
+  bfs_state state[2];
+  bfs_state result;
+  bfs_accum acc[3];
+} bfs_control;
+
+/* The CSR and its transpose (the same arrays for an undirected graph). */
+typedef struct bfs_graph {
+  __global const ulong *offsets;
+  __global const uint *cols;
+  __global const ulong *in_offsets;
+  __global const uint *in_cols;
+  ulong m;
+  uint n, words, directed;
+} bfs_graph;
+
+/* The search's device memory and options. */
+typedef struct bfs_search {
+  __global bfs_control *control;
+  __global uint *visited[2];
+  __global uint *small[2];
+  __global uint2 *items[2];
+  uint item_capacity;
+  __global int *levels;
+  __global int *parents;
+  float alpha, beta;
+} bfs_search;
+
+/* By parity, without indexing the arrays (which would put the struct in
+ * private memory). */
+__global uint *bitmap(const bfs_search *x, uint p) {
+  return p ? x->visited[1] : x->visited[0];
+}
+__global uint *small_queue(const bfs_search *x, uint p) {
+  return p ? x->small[1] : x->small[0];
+}
+__global uint2 *item_queue(const bfs_search *x, uint p) {
+  return p ? x->items[1] : x->items[0];
+}
+
+/* A work-item's share of the counts a step adds up. */
+typedef struct bfs_tally {
+  ulong vertices, out_edges, in_edges;
+} bfs_tally;
+
+#define ADD_UINT(a, b) ((a) + (b))
+PRISM_DEFINE_WG_SCAN(wg_scan_uint, uint, ADD_UINT, 0u)
+
+/* ---- the step protocol ------------------------------------------------- */
+
+/* The phase after a step that found s's frontier, or DONE with the level
+ * count: no frontier, no edge leaving it, or every vertex reached. */
+bfs_state choose(bfs_state s, int after_bottom_up, const bfs_search *x,
+                 uint n) {
+  if (s.frontier_vertices == 0) {
+    s.phase = PHASE_DONE;
+    s.levels = s.level;
+  } else if (s.frontier_edges == 0 || s.reached == n) {
+    s.phase = PHASE_DONE;
+    s.levels = s.level + 1ul;
+  } else if (!after_bottom_up) {
+    s.phase = x->alpha > 0.0f && (float)s.frontier_edges * x->alpha >
+                                     (float)s.unvisited_edges
+                  ? PHASE_BOTTOM_UP
+                  : PHASE_TOP_DOWN;
+  } else {
+    s.phase = (float)s.frontier_vertices * x->beta < (float)n &&
+                      s.frontier_vertices < s.previous_vertices
+                  ? PHASE_CONVERT
+                  : PHASE_BOTTOM_UP;
+  }
+  return s;
+}
+
+ulong counter_get(__global const uint *c) {
+  return (ulong)c[1] << 32 | c[0];
+}
+
+/* S_k from S_{k-1} and what step k-1 added up. */
+bfs_state advance(bfs_state s, __global const bfs_accum *a, const bfs_search *x,
+                  uint n) {
+  if (s.phase == PHASE_DONE)
+    return s;
+  if (s.phase == PHASE_CONVERT) {
+    s.phase = PHASE_TOP_DOWN;
+    s.queue_parity ^= 1u;
+    s.small_count = a->small;
+    s.item_count = a->items;
+    return s;
+  }
+  const int bottom_up = s.phase == PHASE_BOTTOM_UP;
+  if (bottom_up) {
+    s.visited_parity ^= 1u;
+  } else {
+    s.queue_parity ^= 1u;
+    s.small_count = a->small;
+    s.item_count = a->items;
+  }
+  const ulong vertices = counter_get(a->vertices);
+  const ulong out_edges = counter_get(a->out_edges);
+  s.level += 1u;
+  s.previous_vertices = s.frontier_vertices;
+  s.frontier_vertices = vertices;
+  s.frontier_edges = out_edges;
+  s.reached += vertices;
+  s.reached_edges += out_edges;
+  s.unvisited_edges -= counter_get(a->in_edges);
+  return choose(s, bottom_up, x, n);
+}
+
+/* c += v, c a 64-bit counter as two words: the low word's carry goes to
+ * the high word, so the sum is exact in any order. */
+void counter_add(__global uint *c, ulong v) {
+  const uint lo = (uint)v;
+  uint hi = (uint)(v >> 32);
+  if (lo && atomic_add(&c[0], lo) + lo < lo)
+    hi++;
+  if (hi)
+    atomic_add(&c[1], hi);
+}
+
+/* ---- work distribution ------------------------------------------------- */
+
+/* This group's tiles of count: first, first + step, ... below end. */
+void group_tiles(ulong count, ulong *first, ulong *end, ulong *step) {
+  const ulong g = get_group_id(0), groups = get_num_groups(0);
+#if PRISM_BFS_CONTIGUOUS
+  *first = count * g / groups;
+  *end = count * (g + 1) / groups;
+  *step = 1;
+#else
+  *first = g;
+  *end = count;
+  *step = groups;
+#endif
+}
+
+/* Items of a vertex of out-degree d. */
+uint chunks_of(ulong d) {
+  return (uint)((d + CHUNK_EDGES - 1) / CHUNK_EDGES);
+}
+
+/* ---- queues ------------------------------------------------------------ */
+
+/*
+ * reserve: places in the next queues for this work-item's small vertices
+ * and items: offsets within the group from local atomics, the group's
+ * totals from one global atomic per queue. l: four local words. Every
+ * work-item calls it.
+ */
+void reserve(__global bfs_accum *acc, uint small, uint items, uint *small_at,
+             uint *items_at, __local uint *l) {
+  const uint lid = get_local_id(0);
+  if (lid == 0) {
+    l[0] = 0;
+    l[1] = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint small_off = small ? atomic_add(&l[0], small) : 0u;
+  const uint items_off = items ? atomic_add(&l[1], items) : 0u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    l[2] = l[0] ? atomic_add(&acc->small, l[0]) : 0u;
+    l[3] = l[1] ? atomic_add(&acc->items, l[1]) : 0u;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  *small_at = l[2] + small_off;
+  *items_at = l[3] + items_off;
+}
+
+/* Writes vertex v (out-degree d) at the reserved places. */
+void enqueue(const bfs_search *x, uint parity, uint v, ulong d, uint *small_at,
+             uint *items_at) {
+  if (d <= PRISM_BFS_SMALL_DEGREE) {
+    small_queue(x, parity)[(*small_at)++] = v;
+    return;
+  }
+  const uint c = chunks_of(d);
+  for (uint j = 0; j < c; j++, (*items_at)++)
+    if (*items_at < x->item_capacity)
+      item_queue(x, parity)[*items_at] = (uint2)(v, j);
+}
+
+/*
+ * append: the vertices of the set bits of mask (with out-degrees) go to
+ * the next queues: small ones to the small queue, large ones as items.
+ * Every work-item calls it.
+ */
+void append(const bfs_search *x, __global bfs_accum *acc, uint parity,
+            const uint vertex[TD_ITEMS], const ulong degree[TD_ITEMS],
+            uint mask, __local uint *l_reserve) {
+  uint small = 0, items = 0;
+  for (uint k = 0; k < TD_ITEMS; k++)
+    if ((mask >> k) & 1u) {
+      if (degree[k] <= PRISM_BFS_SMALL_DEGREE)
+        small++;
+      else
+        items += chunks_of(degree[k]);
+    }
+  uint small_at, items_at;
+  reserve(acc, small, items, &small_at, &items_at, l_reserve);
+  for (uint k = 0; k < TD_ITEMS; k++)
+    if ((mask >> k) & 1u)
+      enqueue(x, parity, vertex[k], degree[k], &small_at, &items_at);
+}
+
+/* ---- top-down ---------------------------------------------------------- */
+
+/*
+ * claim: this work-item's candidate vertices (bit k of mask: nbr[k],
+ * reached from src[k]) at level + 1. A plain load of the bitmap word drops
+ * the visited ones first (most, in a large step), then atomic_or claims;
+ * the claimant writes level and parent, reads the out-degree and counts.
+ * Then append. Every work-item calls it.
+ */
+void claim(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
+           __global bfs_accum *acc, bfs_tally *t, const uint nbr[TD_ITEMS],
+           const uint src[TD_ITEMS], uint mask, __local uint *l_reserve) {
+  __global uint *visited = bitmap(x, st->visited_parity);
+  uint word[TD_ITEMS];
+  for (uint k = 0; k < TD_ITEMS; k++)
+    word[k] = (mask >> k) & 1u ? visited[nbr[k] >> 5] : 0u;
+  for (uint k = 0; k < TD_ITEMS; k++)
+    if ((word[k] >> (nbr[k] & 31u)) & 1u)
+      mask &= ~(1u << k);
+  for (uint k = 0; k < TD_ITEMS; k++)
+    if ((mask >> k) & 1u) {
+      const uint bit = 1u << (nbr[k] & 31u);
+      if (atomic_or(&visited[nbr[k] >> 5], bit) & bit)
+        mask &= ~(1u << k);
+    }
+  ulong degree[TD_ITEMS];
+  for (uint k = 0; k < TD_ITEMS; k++) {
+    degree[k] = 0;
+    if ((mask >> k) & 1u) {
+      const uint v = nbr[k];
+      x->levels[v] = (int)(st->level + 1u);
+#if PRISM_BFS_PARENTS
+      x->parents[v] = (int)src[k];
+#endif
+      degree[k] = g->offsets[v + 1] - g->offsets[v];
+      t->vertices += 1;
+      t->out_edges += degree[k];
+      t->in_edges +=
+          g->directed ? g->in_offsets[v + 1] - g->in_offsets[v] : degree[k];
+    }
+  }
+  append(x, acc, st->queue_parity ^ 1u, nbr, degree, mask, l_reserve);
+}
+
+/* The tile entry whose edge range holds edge e: how many inclusive
+ * prefixes are <= e (e < the tile's total). */
+uint group_owner(__local const uint *incl, uint e) {
+  uint lo = 0, hi = PRISM_WG;
+  while (lo < hi) {
+    const uint mid = (lo + hi) / 2;
+    if (incl[mid] <= e)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/*
+ * top_down: expand the frontier queues.
+ * - Small queue: the group takes tiles of PRISM_WG vertices; a group scan
+ *   of their out-degrees lays their edges end to end, and each pass hands
+ *   work-item l the edges pass + l + WG j (j < TD_ITEMS), found by binary
+ *   search over the scan: every work-item busy whatever the degrees.
+ * - Items: the group takes one item at a time: CHUNK_EDGES consecutive
+ *   edges of one vertex, CHUNK_PASSES passes.
+ * Traffic: per frontier vertex its two offsets; per edge its column and a
+ * bitmap word; per new vertex an atomic_or, a level (and parent), its
+ * offsets, a queue entry.
+ */
+void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
+              __global bfs_accum *acc, bfs_tally *t, __local uint *l_vertex,
+              __local ulong *l_begin, __local uint *l_incl,
+              __local uint *l_scan, __local uint *l_reserve) {
+  const uint lid = get_local_id(0);
+  const uint count = st->small_count;
+  __global const uint *queue = small_queue(x, st->queue_parity);
+  ulong first, end, step;
+  group_tiles(count / PRISM_WG + (count % PRISM_WG != 0), &first, &end, &step);
+  for (ulong tile = first; tile < end; tile += step) {
+    const ulong i = tile * PRISM_WG + lid;
+    uint v = 0, degree = 0;
+    ulong begin = 0;
+    if (i < count) {
+      v = queue[i];
+      begin = g->offsets[v];
+      degree = (uint)(g->offsets[v + 1] - begin);
+    }
+    uint total;
+    const uint excl = wg_scan_uint(degree, l_scan, &total);
+    l_vertex[lid] = v;
+    l_begin[lid] = begin;
+    l_incl[lid] = excl + degree;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint pass = 0; pass < total; pass += PASS_EDGES) {
+      uint nbr[TD_ITEMS], src[TD_ITEMS], mask = 0;
+      for (uint k = 0; k < TD_ITEMS; k++) {
+        const uint e = pass + k * PRISM_WG + lid;
+        nbr[k] = src[k] = 0;
+        if (e < total) {
+          const uint owner = group_owner(l_incl, e);
+          const uint start = owner ? l_incl[owner - 1] : 0u;
+          nbr[k] = g->cols[l_begin[owner] + (e - start)];
+          src[k] = l_vertex[owner];
+          mask |= 1u << k;
+        }
+      }
+      claim(g, x, st, acc, t, nbr, src, mask, l_reserve);
+    }
+  }
+  __global const uint2 *items = item_queue(x, st->queue_parity);
+  group_tiles(st->item_count, &first, &end, &step);
+  for (ulong j = first; j < end; j += step) {
+    const uint2 item = items[j];
+    const ulong row_end = g->offsets[item.x + 1];
+    const ulong row = g->offsets[item.x] + (ulong)item.y * CHUNK_EDGES;
+    for (uint pass = 0; pass < PRISM_BFS_CHUNK_PASSES; pass++) {
+      uint nbr[TD_ITEMS], src[TD_ITEMS], mask = 0;
+      for (uint k = 0; k < TD_ITEMS; k++) {
+        const ulong e = row + pass * PASS_EDGES + k * PRISM_WG + lid;
+        src[k] = item.x;
+        nbr[k] = 0;
+        if (e < row_end) {
+          nbr[k] = g->cols[e];
+          mask |= 1u << k;
+        }
+      }
+      claim(g, x, st, acc, t, nbr, src, mask, l_reserve);
+    }
+  }
+}
+
+/* ---- bottom-up --------------------------------------------------------- */
+
+int visited_bit(__global const uint *bits, uint u) {
+  return (bits[u >> 5] >> (u & 31u)) & 1u;
+}
+
+/* Vertex v (bit lane of tile word w) found from parent. */
+void record(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
+            bfs_tally *t, uint v, uint parent, ulong in_degree,
+            __local uint *l_found_word) {
+  atomic_or(l_found_word, 1u << (v & 31u));
+  x->levels[v] = (int)(st->level + 1u);
+#if PRISM_BFS_PARENTS
+  x->parents[v] = (int)parent;
+#else
+  (void)parent;
+#endif
+  t->vertices += 1;
+  t->out_edges += g->directed ? g->offsets[v + 1] - g->offsets[v] : in_degree;
+  t->in_edges += in_degree;
+}
+
+/*
+ * bottom_up: the group takes tiles of TILE_WORDS bitmap words; work-item l
+ * owns vertices l, l + WG, ... of the tile. An unvisited vertex scans its
+ * in-edges for a neighbour set in the old bitmap (visited before this
+ * step: by the BFS invariant, exactly the frontier among its
+ * in-neighbours) and stops at the first.
+ * - Thread phase: the work-item alone, BU_BATCH edges per load round, up
+ *   to BU_THREAD_EDGES edges.
+ * - Group phase: the rest of each longer list (queued in local memory),
+ *   the whole group at a time, the first hit by local atomic_min.
+ * The group writes the tile's new bitmap words (old | found) and the found
+ * vertices' levels and parents. Traffic: one old and one new word per 32
+ * vertices; per unvisited vertex its in-offsets and the in-edges scanned.
+ */
+void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
+               bfs_tally *t, __local uint *l_found, __local uint *l_pend_v,
+               __local ulong *l_pend_from, __local ulong *l_pend_to,
+               __local uint *l_pend_count, __local uint *l_first) {
+  const uint lid = get_local_id(0);
+  __global const uint *old_bits = bitmap(x, st->visited_parity);
+  __global uint *new_bits = bitmap(x, st->visited_parity ^ 1u);
+  const uint words = g->words;
+  ulong first, end, step;
+  group_tiles(words / PRISM_BFS_TILE_WORDS +
+                  (words % PRISM_BFS_TILE_WORDS != 0),
+              &first, &end, &step);
+  for (ulong tile = first; tile < end; tile += step) {
+    const uint w0 = (uint)tile * PRISM_BFS_TILE_WORDS;
+    for (uint j = lid; j < PRISM_BFS_TILE_WORDS; j += PRISM_WG)
+      l_found[j] = 0;
+    if (lid == 0)
+      *l_pend_count = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Thread phase.
+    for (uint y = lid; y < TILE_VERTICES; y += PRISM_WG) {
+      const uint w = w0 + y / 32;
+      if (w >= words)
+        break;
+      if ((old_bits[w] >> (y % 32)) & 1u)
+        continue;
+      const uint v = w * 32 + y % 32;
+      ulong next = g->in_offsets[v];
+      const ulong stop_all = g->in_offsets[v + 1];
+      const ulong in_degree = stop_all - next;
+#if PRISM_BFS_BU_THREAD_EDGES > 0
+      const ulong stop = in_degree > PRISM_BFS_BU_THREAD_EDGES
+                             ? next + PRISM_BFS_BU_THREAD_EDGES
+                             : stop_all;
+#else
+      const ulong stop = stop_all;
+#endif
+      int found = 0;
+      uint parent = 0;
+      for (; !found && next < stop; next += PRISM_BFS_BU_BATCH) {
+        uint u[PRISM_BFS_BU_BATCH];
+        for (uint j = 0; j < PRISM_BFS_BU_BATCH; j++)
+          u[j] = next + j < stop ? g->in_cols[next + j] : 0u;
+        for (uint j = PRISM_BFS_BU_BATCH; j-- > 0;)
+          if (next + j < stop && visited_bit(old_bits, u[j])) {
+            found = 1;
+            parent = u[j];
+          }
+      }
+      if (found) {
+        record(g, x, st, t, v, parent, in_degree, &l_found[y / 32]);
+      } else if (stop < stop_all) {
+        const uint slot = atomic_inc(l_pend_count);
+        l_pend_v[slot] = v;
+        l_pend_from[slot] = stop;
+        l_pend_to[slot] = stop_all;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#if PRISM_BFS_BU_THREAD_EDGES > 0
+    // Group phase.
+    const uint pending = *l_pend_count;
+    for (uint i = 0; i < pending; i++) {
+      const uint v = l_pend_v[i];
+      const ulong to = l_pend_to[i];
+      uint hit = NO_HIT;
+      for (ulong base = l_pend_from[i]; hit == NO_HIT && base < to;
+           base += PRISM_WG * PRISM_BFS_BU_BATCH) {
+        if (lid == 0)
+          *l_first = NO_HIT;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (uint j = 0; j < PRISM_BFS_BU_BATCH; j++) {
+          const uint at = j * PRISM_WG + lid;
+          if (base + at < to && visited_bit(old_bits, g->in_cols[base + at]))
+            atomic_min(l_first, at);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        hit = *l_first;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (hit != NO_HIT && lid == 0)
+          record(g, x, st, t, v, g->in_cols[base + hit],
+                 g->in_offsets[v + 1] - g->in_offsets[v],
+                 &l_found[(v - w0 * 32) / 32]);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    for (uint j = lid; j < PRISM_BFS_TILE_WORDS; j += PRISM_WG)
+      if (w0 + j < words)
+        new_bits[w0 + j] = old_bits[w0 + j] | l_found[j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+/* ---- convert ----------------------------------------------------------- */
+
+/*
+ * convert: the vertices the last bottom-up step found (set in the current
+ * bitmap, not in the other) into the next queues, for a top-down step.
+ * Tiles as bottom_up's; each work-item walks its vertices twice (count,
+ * then write after reserve). Traffic: two words per 32 vertices, offsets
+ * and a queue entry per frontier vertex (n_f < n / beta here).
+ */
+void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
+             __global bfs_accum *acc, __local uint *l_reserve) {
+  const uint lid = get_local_id(0);
+  __global const uint *cur = bitmap(x, st->visited_parity);
+  __global const uint *prev = bitmap(x, st->visited_parity ^ 1u);
+  const uint parity = st->queue_parity ^ 1u;
+  const uint words = g->words;
+  ulong first, end, step;
+  group_tiles(words / PRISM_BFS_TILE_WORDS +
+                  (words % PRISM_BFS_TILE_WORDS != 0),
+              &first, &end, &step);
+  for (ulong tile = first; tile < end; tile += step) {
+    const uint w0 = (uint)tile * PRISM_BFS_TILE_WORDS;
+    uint small = 0, items = 0;
+    for (uint y = lid; y < TILE_VERTICES && w0 + y / 32 < words;
+         y += PRISM_WG) {
+      const uint w = w0 + y / 32;
+      if (((cur[w] & ~prev[w]) >> (y % 32)) & 1u) {
+        const uint v = w * 32 + y % 32;
+        const ulong d = g->offsets[v + 1] - g->offsets[v];
+        if (d <= PRISM_BFS_SMALL_DEGREE)
+          small++;
+        else
+          items += chunks_of(d);
+      }
+    }
+    uint small_at, items_at;
+    reserve(acc, small, items, &small_at, &items_at, l_reserve);
+    for (uint y = lid;
+         (small | items) && y < TILE_VERTICES && w0 + y / 32 < words;
+         y += PRISM_WG) {
+      const uint w = w0 + y / 32;
+      if (((cur[w] & ~prev[w]) >> (y % 32)) & 1u) {
+        const uint v = w * 32 + y % 32;
+        enqueue(x, parity, v, g->offsets[v + 1] - g->offsets[v], &small_at,
+                &items_at);
+      }
+    }
+  }
+}
+
+/* ---- kernels ----------------------------------------------------------- */
+
+/* The group's tallies into the step's accumulator: a tree per counter in
+ * local memory (l: PRISM_WG values), then one work-item adds the group's
+ * (none for a group that found nothing). */
+void flush(bfs_tally t, __global bfs_accum *acc, __local ulong *l) {
+  const uint lid = get_local_id(0);
+  ulong sums[3] = {t.vertices, t.out_edges, t.in_edges};
+  for (uint c = 0; c < 3; c++) {
+    l[lid] = sums[c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint stride = PRISM_WG / 2; stride > 0; stride >>= 1) {
+      if (lid < stride)
+        l[lid] += l[lid + stride];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    sums[c] = l[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0 && sums[0]) {
+    counter_add(acc->vertices, sums[0]);
+    counter_add(acc->out_edges, sums[1]);
+    counter_add(acc->in_edges, sums[2]);
+  }
+}
+
+bfs_graph make_graph(__global const ulong *offsets, __global const uint *cols,
+                     __global const ulong *in_offsets,
+                     __global const uint *in_cols, ulong m, uint n,
+                     uint directed) {
+  bfs_graph g;
+  g.offsets = offsets;
+  g.cols = cols;
+  g.in_offsets = in_offsets;
+  g.in_cols = in_cols;
+  g.m = m;
+  g.n = n;
+  g.words = n / 32 + (n % 32 != 0);
+  g.directed = directed;
+  return g;
+}
+
+bfs_search make_search(__global uchar *scratch, ulong visited_off,
+                       ulong visited_bytes, ulong small_off, ulong small_bytes,
+                       ulong items_off, ulong items_bytes, uint item_capacity,
+                       __global int *levels, __global int *parents, float alpha,
+                       float beta) {
+  bfs_search x;
+  x.control = SCRATCH(bfs_control, scratch, 0);
+  for (uint p = 0; p < 2; p++) {
+    x.visited[p] = SCRATCH(uint, scratch, visited_off + p * visited_bytes);
+    x.small[p] = SCRATCH(uint, scratch, small_off + p * small_bytes);
+    x.items[p] = SCRATCH(uint2, scratch, items_off + p * items_bytes);
+  }
+  x.item_capacity = item_capacity;
+  x.levels = levels;
+  x.parents = parents;
+  x.alpha = alpha;
+  x.beta = beta;
+  return x;
+}
+
+#define BFS_KERNEL_ARGS                                                        \
+  __global const ulong *offsets, __global const uint *cols,                    \
+      __global const ulong *in_offsets, __global const uint *in_cols, ulong m, \
+      uint n, uint directed, __global int *levels, __global int *parents,      \
+      __global uchar *scratch, ulong visited_off, ulong visited_bytes,         \
+      ulong small_off, ulong small_bytes, ulong items_off, ulong items_bytes,  \
+      uint item_capacity, float alpha, float beta
+
+#define BFS_SETUP                                                              \
+  const bfs_graph g =                                                          \
+      make_graph(offsets, cols, in_offsets, in_cols, m, n, directed);          \
+  const bfs_search x = make_search(                                            \
+      scratch, visited_off, visited_bytes, small_off, small_bytes, items_off,  \
+      items_bytes, item_capacity, levels, parents, alpha, beta)
+
+/*
+ * bfs_init: one work-item seeds the search: the source's visited bit and
+ * the bits past n in the (zeroed) first bitmap, its level and parent, its
+ * queue entry (or items), and S_0.
+ */
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
+bfs_init(BFS_KERNEL_ARGS, uint source) {
+  BFS_SETUP;
+  __global uint *bits = bitmap(&x, 0);
+  bits[source >> 5] |= 1u << (source & 31u);
+  if (n % 32)
+    bits[g.words - 1] |= ~0u << (n % 32);
+  levels[source] = 0;
+#if PRISM_BFS_PARENTS
+  parents[source] = (int)source;
+#endif
+  const ulong degree = offsets[source + 1] - offsets[source];
+  uint small_at = 0, items_at = 0;
+  enqueue(&x, 0, source, degree, &small_at, &items_at);
+  const ulong in_degree =
+      directed ? in_offsets[source + 1] - in_offsets[source] : degree;
+  bfs_state st = {0};
+  st.small_count = small_at;
+  st.item_count = items_at;
+  st.frontier_vertices = 1;
+  st.frontier_edges = degree;
+  st.unvisited_edges = m - in_degree;
+  st.reached = 1;
+  st.reached_edges = degree;
+  st = choose(st, 0, &x, n);
+  x.control->state[0] = st;
+  if (st.phase == PHASE_DONE)
+    x.control->result = st;
+}
+
+/*
+ * bfs_step: step k of the search (one launch per step; a launch after
+ * DONE returns at once).
+ */
+__kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
+bfs_step(BFS_KERNEL_ARGS, ulong k) {
+  __local bfs_state l_state;
+  __local uint l_vertex[PRISM_WG], l_incl[PRISM_WG], l_scan[2 * PRISM_WG];
+  __local ulong l_begin[PRISM_WG], l_sum[PRISM_WG];
+  __local uint l_reserve[4];
+  __local uint l_found[PRISM_BFS_TILE_WORDS], l_pend_v[PENDING_SLOTS];
+  __local ulong l_pend_from[PENDING_SLOTS], l_pend_to[PENDING_SLOTS];
+  __local uint l_pend_count, l_first;
+  BFS_SETUP;
+  __global bfs_control *c = x.control;
+  if (get_local_id(0) == 0) {
+    const bfs_state cur =
+        k == 0 ? c->state[0]
+               : advance(c->state[(k - 1) & 1], &c->acc[(k - 1) % 3], &x, n);
+    l_state = cur;
+    if (get_group_id(0) == 0) {
+      c->state[k & 1] = cur;
+      const bfs_accum zero = {0};
+      c->acc[(k + 1) % 3] = zero;
+      if (cur.phase == PHASE_DONE)
+        c->result = cur;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const bfs_state st = l_state;
+  if (st.phase == PHASE_DONE)
+    return;
+  __global bfs_accum *acc = &c->acc[k % 3];
+  bfs_tally t = {0, 0, 0};
+  if (st.phase == PHASE_TOP_DOWN)
+    top_down(&g, &x, &st, acc, &t, l_vertex, l_begin, l_incl, l_scan,
+             l_reserve);
+  else if (st.phase == PHASE_BOTTOM_UP)
+    bottom_up(&g, &x, &st, &t, l_found, l_pend_v, l_pend_from, l_pend_to,
+              &l_pend_count, &l_first);
+  else
+    convert(&g, &x, &st, acc, l_reserve);
+  flush(t, acc, l_sum);
+}

@@ -1,0 +1,560 @@
+/*
+ * BFS: the work of one step (bfs_state.cuh says which), done by every warp
+ * of the grid over its share; bfs.cu wraps it in kernels. The OpenCL port
+ * (kernels_cl/bfs.cl) has the same phases and names, with the work-group
+ * in the role of the warp.
+ *
+ * Layout (device memory, the scratch pool; bfs.cu carves it):
+ *   visited[2]  bitmaps of ceil(n / 32) words: bit v set once v has a
+ *               level. Bits past n are set, so they never look unvisited.
+ *   small[2]    queues of vertex ids: frontier vertices of out-degree
+ *               <= BFS_SMALL_DEGREE.
+ *   items[2]    queues of (vertex, chunk): the larger vertices, cut into
+ *               chunks of CHUNK_EDGES out-edges.
+ * Queues and bitmaps alternate between steps by parity (State).
+ *
+ * Who owns what: a top-down step claims a vertex by setting its visited
+ * bit (atomicOr); the one claimant writes its level and parent and queues
+ * it. In a bottom-up step each warp owns 32 vertices (one bitmap word): it
+ * alone writes their levels, parents and new bitmap word, no atomics.
+ * Partial counts meet per block in shared memory, then in the step's
+ * Accum (global atomics, one per block and counter); queue cursors take
+ * one atomicAdd per warp and pass.
+ */
+#ifndef PRISM_BACKEND_CUDA_BFS_STEPS_CUH
+#define PRISM_BACKEND_CUDA_BFS_STEPS_CUH
+
+#include "bfs_state.cuh"
+#include "block.cuh"
+#include "ops.cuh"
+
+#include <stdint.h>
+
+namespace prism_cuda {
+namespace bfs {
+
+/* Edges one warp handles in a top-down pass; a large vertex's items hold
+ * as many. */
+constexpr uint32_t CHUNK_EDGES = uint32_t(WARP_THREADS) * BFS_TD_ITEMS;
+
+using Sum32 = Op<uint32_t, PRISM_SUM>;
+using Sum64 = Op<unsigned long long, PRISM_SUM>;
+
+/* The CSR and its transpose (the same arrays for an undirected graph). */
+struct Graph {
+  const uint64_t *offsets;
+  const uint32_t *cols;
+  const uint64_t *in_offsets;
+  const uint32_t *in_cols;
+  uint64_t m;        /* edges */
+  uint32_t n, words; /* vertices; bitmap words, ceil(n / 32) */
+  uint32_t directed; /* in_offsets != offsets */
+};
+
+/* The search's device memory. */
+struct Search {
+  Control *control;
+  uint32_t *visited[2];
+  uint32_t *small[2];
+  uint2 *items[2];
+  uint32_t item_capacity; /* entries of each items queue */
+  int32_t *levels;
+  int32_t *parents; /* NULL without parents */
+  Heuristic heuristic;
+
+  // By parity, without indexing the arrays (which would copy a kernel
+  // parameter to local memory).
+  __device__ __forceinline__ uint32_t *bitmap(uint32_t p) const {
+    return p ? visited[1] : visited[0];
+  }
+  __device__ __forceinline__ uint32_t *small_queue(uint32_t p) const {
+    return p ? small[1] : small[0];
+  }
+  __device__ __forceinline__ uint2 *item_queue(uint32_t p) const {
+    return p ? items[1] : items[0];
+  }
+};
+
+/* A thread's share of the counts a step adds up. */
+struct Tally {
+  unsigned long long vertices, out_edges, in_edges;
+};
+
+/* Shared memory of a step's block. */
+struct StepSmem {
+  State state;
+  Tally warps[BFS_THREADS / WARP_THREADS];
+};
+
+__device__ __forceinline__ uint32_t grid_warp() {
+  return (blockIdx.x * blockDim.x + threadIdx.x) / WARP_THREADS;
+}
+
+__device__ __forceinline__ uint32_t grid_warps() {
+  return gridDim.x * blockDim.x / WARP_THREADS;
+}
+
+/* Items of a vertex of out-degree d. */
+__device__ __forceinline__ uint32_t chunks_of(uint64_t d) {
+  return uint32_t((d + CHUNK_EDGES - 1) / CHUNK_EDGES);
+}
+
+/* The lane whose edge range holds edge e of the warp's list: how many
+ * lanes' inclusive prefixes are <= e, by binary lifting over shuffles.
+ * Every lane calls it. */
+__device__ __forceinline__ uint32_t warp_owner(uint32_t inclusive, uint32_t e) {
+  uint32_t owner = 0;
+#pragma unroll
+  for (uint32_t step = WARP_THREADS / 2; step > 0; step /= 2) {
+    const uint32_t probe = __shfl_sync(FULL_MASK, inclusive, owner + step - 1);
+    if (probe <= e)
+      owner += step;
+  }
+  return owner;
+}
+
+/*
+ * reserve: places in the next queues for this lane's small vertices and
+ * items, in lane order: the warp's totals take one atomicAdd per queue on
+ * the step's cursors. Every lane calls it.
+ */
+__device__ __forceinline__ void reserve(Accum *acc, uint32_t small,
+                                        uint32_t items, uint32_t &small_at,
+                                        uint32_t &items_at) {
+  const uint32_t small_incl = warp_inclusive_scan<Sum32>(small);
+  const uint32_t items_incl = warp_inclusive_scan<Sum32>(items);
+  const uint32_t small_total =
+      __shfl_sync(FULL_MASK, small_incl, WARP_THREADS - 1);
+  const uint32_t items_total =
+      __shfl_sync(FULL_MASK, items_incl, WARP_THREADS - 1);
+  uint32_t small_base = 0, items_base = 0;
+  if (lane_id() == 0) {
+    if (small_total)
+      small_base = atomicAdd(&acc->small, small_total);
+    if (items_total)
+      items_base = atomicAdd(&acc->items, items_total);
+  }
+  small_at = __shfl_sync(FULL_MASK, small_base, 0) + small_incl - small;
+  items_at = __shfl_sync(FULL_MASK, items_base, 0) + items_incl - items;
+}
+
+/*
+ * append: the vertices of this lane's set bits of mask (with out-degrees)
+ * go to the next queues, small ones to the small queue, large ones as
+ * items. One atomicAdd per queue and warp reserves the warp's places; a
+ * large vertex's items are written by the whole warp. Every lane calls it.
+ */
+template <int K>
+__device__ __forceinline__ void
+append(const Search &s, Accum *acc, uint32_t parity,
+       const uint32_t (&vertex)[K], const uint64_t (&degree)[K],
+       uint32_t mask) {
+  if (!__any_sync(FULL_MASK, mask != 0))
+    return;
+  uint32_t small = 0, items = 0;
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if ((mask >> k) & 1u) {
+      if (degree[k] <= BFS_SMALL_DEGREE)
+        ++small;
+      else
+        items += chunks_of(degree[k]);
+    }
+  uint32_t small_base, items_base;
+  reserve(acc, small, items, small_base, items_base);
+  uint32_t *small_out = s.small_queue(parity);
+  uint2 *items_out = s.item_queue(parity);
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const bool mine = (mask >> k) & 1u;
+    const bool large = mine && degree[k] > BFS_SMALL_DEGREE;
+    if (mine && !large)
+      small_out[small_base++] = vertex[k];
+    const uint32_t count = large ? chunks_of(degree[k]) : 0u;
+    // Each large vertex's items, written by the whole warp.
+    uint32_t todo = __ballot_sync(FULL_MASK, large);
+    while (todo) {
+      const int l = __ffs(todo) - 1;
+      todo &= todo - 1;
+      const uint32_t v = __shfl_sync(FULL_MASK, vertex[k], l);
+      const uint32_t c = __shfl_sync(FULL_MASK, count, l);
+      const uint32_t at = __shfl_sync(FULL_MASK, items_base, l);
+      for (uint32_t j = lane_id(); j < c; j += WARP_THREADS)
+        if (at + j < s.item_capacity)
+          items_out[at + j] = make_uint2(v, j);
+    }
+    items_base += count;
+  }
+}
+
+/*
+ * claim: the lane's K candidate vertices (bit k of mask: nbr[k] is one,
+ * reached from src[k]) at level + 1. A plain load of the bitmap word
+ * drops the visited ones first (most, in a large step), then atomicOr
+ * claims; the claimant writes level and parent, reads the out-degree and
+ * counts. Loads of the K candidates are issued together. Then append.
+ * Every lane calls it.
+ */
+template <bool PARENTS, int K>
+__device__ __forceinline__ void
+claim(const Graph &g, const Search &s, const State &st, Accum *acc, Tally &t,
+      const uint32_t (&nbr)[K], const uint32_t (&src)[K], uint32_t mask) {
+  uint32_t *visited = s.bitmap(st.visited_parity);
+  uint32_t word[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    word[k] = (mask >> k) & 1u ? visited[nbr[k] >> 5] : 0u;
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if ((word[k] >> (nbr[k] & 31u)) & 1u)
+      mask &= ~(1u << k);
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if ((mask >> k) & 1u) {
+      const uint32_t bit = 1u << (nbr[k] & 31u);
+      if (atomicOr(&visited[nbr[k] >> 5], bit) & bit)
+        mask &= ~(1u << k);
+    }
+  uint64_t degree[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    degree[k] = 0;
+    if ((mask >> k) & 1u) {
+      const uint32_t v = nbr[k];
+      s.levels[v] = int32_t(st.level + 1u);
+      if (PARENTS)
+        s.parents[v] = int32_t(src[k]);
+      degree[k] = g.offsets[v + 1] - g.offsets[v];
+      t.vertices += 1;
+      t.out_edges += degree[k];
+      t.in_edges +=
+          g.directed ? g.in_offsets[v + 1] - g.in_offsets[v] : degree[k];
+    }
+  }
+  append<K>(s, acc, st.queue_parity ^ 1u, nbr, degree, mask);
+}
+
+/*
+ * top_down: expand the frontier queues.
+ * - Small queue: warp w takes tiles of 32 vertices (w, w + W, ...); a
+ *   warp scan of their out-degrees lays their edges end to end, and each
+ *   pass hands lane l the edges pass + l + 32 j (j < TD_ITEMS), found by
+ *   binary search over the scan (warp_owner): every lane busy whatever
+ *   the degrees, and lanes reading neighbouring edges of a vertex
+ *   coalesce.
+ * - Items: warp w takes items w, w + W, ...: CHUNK_EDGES consecutive
+ *   edges of one vertex, one pass.
+ * Traffic: per frontier vertex its two offsets; per edge its column (4
+ * bytes, coalesced runs) and a bitmap word (mostly L1/L2 hits); per new
+ * vertex an atomicOr, a level (and parent), its offsets, a queue entry.
+ */
+template <bool PARENTS>
+__device__ __forceinline__ void top_down(const Graph &g, const Search &s,
+                                         const State &st, Accum *acc,
+                                         Tally &t) {
+  constexpr int K = BFS_TD_ITEMS;
+  const uint32_t lane = lane_id(), warp = grid_warp(), warps = grid_warps();
+  const uint32_t count = st.small_count;
+  const uint32_t *queue = s.small_queue(st.queue_parity);
+  const uint32_t tiles = count / WARP_THREADS + (count % WARP_THREADS != 0);
+  for (uint32_t tile = warp; tile < tiles; tile += warps) {
+    const uint32_t i = tile * WARP_THREADS + lane;
+    uint32_t v = 0, degree = 0;
+    uint64_t begin = 0;
+    if (i < count) {
+      v = queue[i];
+      begin = g.offsets[v];
+      degree = uint32_t(g.offsets[v + 1] - begin);
+    }
+    const uint32_t incl = warp_inclusive_scan<Sum32>(degree);
+    const uint32_t excl = incl - degree;
+    const uint32_t total = __shfl_sync(FULL_MASK, incl, WARP_THREADS - 1);
+    for (uint32_t pass = 0; pass < total; pass += CHUNK_EDGES) {
+      uint32_t nbr[K], src[K], mask = 0;
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const uint32_t e = pass + uint32_t(k) * WARP_THREADS + lane;
+        const uint32_t owner = warp_owner(incl, e);
+        const uint64_t row = __shfl_sync(FULL_MASK, begin, owner);
+        const uint32_t first = __shfl_sync(FULL_MASK, excl, owner);
+        src[k] = __shfl_sync(FULL_MASK, v, owner);
+        nbr[k] = 0;
+        if (e < total) {
+          nbr[k] = g.cols[row + (e - first)];
+          mask |= 1u << k;
+        }
+      }
+      claim<PARENTS, K>(g, s, st, acc, t, nbr, src, mask);
+    }
+  }
+  const uint2 *items = s.item_queue(st.queue_parity);
+  for (uint32_t j = warp; j < st.item_count; j += warps) {
+    const uint2 item = items[j];
+    const uint64_t end = g.offsets[item.x + 1];
+    const uint64_t first = g.offsets[item.x] + uint64_t(item.y) * CHUNK_EDGES;
+    uint32_t nbr[K], src[K], mask = 0;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const uint64_t e = first + uint32_t(k) * WARP_THREADS + lane;
+      src[k] = item.x;
+      nbr[k] = 0;
+      if (e < end) {
+        nbr[k] = g.cols[e];
+        mask |= 1u << k;
+      }
+    }
+    claim<PARENTS, K>(g, s, st, acc, t, nbr, src, mask);
+  }
+}
+
+/* Whether vertex u is set in bitmap bits. */
+__device__ __forceinline__ bool visited_bit(const uint32_t *bits, uint32_t u) {
+  return (bits[u >> 5] >> (u & 31u)) & 1u;
+}
+
+/*
+ * bottom_up_word: one warp, bitmap word w (old: its old bits), lane l
+ * owning vertex 32 w + l. An unvisited vertex scans its in-edges for a
+ * neighbour set in the old bitmap (visited before this step: by the BFS
+ * invariant, exactly the frontier among its in-neighbours) and stops at
+ * the first.
+ * - Thread phase: the lane alone, BFS_BU_BATCH edges per load round, up to
+ *   BFS_BU_THREAD_EDGES edges.
+ * - Group phase: the rest of each longer list, the whole warp at a time
+ *   (32 x BFS_BU_BATCH edges per round, a ballot finds the first hit).
+ * Writes the found vertices' levels and parents; returns their bits.
+ */
+template <bool PARENTS>
+__device__ __forceinline__ uint32_t
+bottom_up_word(const Graph &g, const Search &s, const State &st,
+               const uint32_t *old_bits, uint32_t w, uint32_t old, Tally &t) {
+  constexpr int B = BFS_BU_BATCH;
+  const uint32_t lane = lane_id();
+  const uint32_t v = w * WARP_THREADS + lane;
+  const bool open = !((old >> lane) & 1u);
+  uint64_t next = 0, end = 0;
+  if (open) {
+    next = g.in_offsets[v];
+    end = g.in_offsets[v + 1];
+  }
+  const uint64_t in_degree = end - next;
+  const uint64_t stop =
+      in_degree > BFS_BU_THREAD_EDGES ? next + BFS_BU_THREAD_EDGES : end;
+  bool found = false;
+  uint32_t parent = 0;
+  // Thread phase.
+  for (; !found && next < stop; next += B) {
+    uint32_t u[B];
+#pragma unroll
+    for (int j = 0; j < B; ++j)
+      u[j] = next + j < stop ? g.in_cols[next + j] : 0u;
+    bool hit[B];
+#pragma unroll
+    for (int j = 0; j < B; ++j)
+      hit[j] = next + j < stop && visited_bit(old_bits, u[j]);
+#pragma unroll
+    for (int j = B - 1; j >= 0; --j)
+      if (hit[j]) {
+        found = true;
+        parent = u[j];
+      }
+  }
+  // Group phase.
+  uint32_t pending = __ballot_sync(FULL_MASK, !found && stop < end);
+  while (pending) {
+    const int l = __ffs(pending) - 1;
+    pending &= pending - 1;
+    const uint64_t from = __shfl_sync(FULL_MASK, stop, l);
+    const uint64_t to = __shfl_sync(FULL_MASK, end, l);
+    for (uint64_t base = from; base < to; base += WARP_THREADS * B) {
+      uint32_t u[B];
+#pragma unroll
+      for (int j = 0; j < B; ++j) {
+        const uint64_t e = base + uint32_t(j) * WARP_THREADS + lane;
+        u[j] = e < to ? g.in_cols[e] : 0u;
+      }
+      bool hit = false;
+      uint32_t first = 0;
+#pragma unroll
+      for (int j = 0; j < B; ++j) {
+        const uint64_t e = base + uint32_t(j) * WARP_THREADS + lane;
+        const uint32_t hits =
+            __ballot_sync(FULL_MASK, e < to && visited_bit(old_bits, u[j]));
+        if (hits && !hit) {
+          hit = true;
+          first = __shfl_sync(FULL_MASK, u[j], __ffs(hits) - 1);
+        }
+      }
+      if (hit) {
+        if (int(lane) == l) {
+          found = true;
+          parent = first;
+        }
+        break;
+      }
+    }
+  }
+  if (found) {
+    s.levels[v] = int32_t(st.level + 1u);
+    if (PARENTS)
+      s.parents[v] = int32_t(parent);
+    t.vertices += 1;
+    t.out_edges += g.directed ? g.offsets[v + 1] - g.offsets[v] : in_degree;
+    t.in_edges += in_degree;
+  }
+  return __ballot_sync(FULL_MASK, found);
+}
+
+/*
+ * bottom_up: warp w takes 32 bitmap words at a time (lane l loads word
+ * 32 w' + l: one coalesced load skips a run of visited vertices), then
+ * runs bottom_up_word on each word with an unvisited vertex, and lane l
+ * stores word 32 w' + l of the new bitmap (old | found). Traffic: one old
+ * and one new word per 32 vertices; per unvisited vertex its in-offsets
+ * and the in-edges scanned (columns, plus bitmap words mostly from L1/L2).
+ */
+template <bool PARENTS>
+__device__ __forceinline__ void bottom_up(const Graph &g, const Search &s,
+                                          const State &st, Tally &t) {
+  const uint32_t lane = lane_id(), warp = grid_warp(), warps = grid_warps();
+  const uint32_t *old_bits = s.bitmap(st.visited_parity);
+  uint32_t *new_bits = s.bitmap(st.visited_parity ^ 1u);
+  const uint32_t groups =
+      g.words / WARP_THREADS + (g.words % WARP_THREADS != 0);
+  for (uint32_t group = warp; group < groups; group += warps) {
+    const uint32_t mine = group * WARP_THREADS + lane;
+    const uint32_t old = mine < g.words ? old_bits[mine] : ~0u;
+    uint32_t found = 0;
+    for (uint32_t open = __ballot_sync(FULL_MASK, old != ~0u); open;
+         open &= open - 1) {
+      const int l = __ffs(open) - 1;
+      const uint32_t bits = bottom_up_word<PARENTS>(
+          g, s, st, old_bits, group * WARP_THREADS + uint32_t(l),
+          __shfl_sync(FULL_MASK, old, l), t);
+      if (int(lane) == l)
+        found = bits;
+    }
+    if (mine < g.words)
+      new_bits[mine] = old | found;
+  }
+}
+
+/*
+ * convert: the vertices the last bottom-up step found (set in the current
+ * bitmap, not in the other) into the next queues, for a top-down step.
+ * Warp w takes 32 bitmap words at a time (lane l word 32 w' + l); each
+ * lane walks its word's new bits twice (count, then write after one
+ * atomicAdd per queue and warp). Traffic: two words per 32 vertices, the
+ * offsets and a queue entry per frontier vertex (n_f < n / beta here).
+ */
+__device__ __forceinline__ void convert(const Graph &g, const Search &s,
+                                        const State &st, Accum *acc) {
+  const uint32_t lane = lane_id(), warp = grid_warp(), warps = grid_warps();
+  const uint32_t *cur = s.bitmap(st.visited_parity);
+  const uint32_t *prev = s.bitmap(st.visited_parity ^ 1u);
+  const uint32_t parity = st.queue_parity ^ 1u;
+  const uint32_t groups =
+      g.words / WARP_THREADS + (g.words % WARP_THREADS != 0);
+  for (uint32_t group = warp; group < groups; group += warps) {
+    const uint32_t w = group * WARP_THREADS + lane;
+    const uint32_t fresh = w < g.words ? cur[w] & ~prev[w] : 0u;
+    if (!__any_sync(FULL_MASK, fresh != 0))
+      continue;
+    uint32_t small = 0, items = 0;
+    for (uint32_t bits = fresh; bits; bits &= bits - 1) {
+      const uint32_t v = w * WARP_THREADS + uint32_t(__ffs(bits) - 1);
+      const uint64_t d = g.offsets[v + 1] - g.offsets[v];
+      if (d <= BFS_SMALL_DEGREE)
+        ++small;
+      else
+        items += chunks_of(d);
+    }
+    uint32_t small_base, items_base;
+    reserve(acc, small, items, small_base, items_base);
+    for (uint32_t bits = fresh; bits; bits &= bits - 1) {
+      const uint32_t v = w * WARP_THREADS + uint32_t(__ffs(bits) - 1);
+      const uint64_t d = g.offsets[v + 1] - g.offsets[v];
+      if (d <= BFS_SMALL_DEGREE) {
+        s.small_queue(parity)[small_base++] = v;
+      } else {
+        for (uint32_t j = 0, c = chunks_of(d); j < c; ++j, ++items_base)
+          if (items_base < s.item_capacity)
+            s.item_queue(parity)[items_base] = make_uint2(v, j);
+      }
+    }
+  }
+}
+
+/* The block's tallies into the step's Accum: one atomicAdd per counter
+ * and block, none for zeros. Every thread calls it. */
+__device__ __forceinline__ void flush(const Tally &t, Accum *acc,
+                                      StepSmem &smem) {
+  Tally w;
+  w.vertices = warp_reduce<Sum64>(t.vertices);
+  w.out_edges = warp_reduce<Sum64>(t.out_edges);
+  w.in_edges = warp_reduce<Sum64>(t.in_edges);
+  if (lane_id() == 0)
+    smem.warps[warp_id()] = w;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    Tally b = smem.warps[0];
+    for (int i = 1; i < BFS_THREADS / WARP_THREADS; ++i) {
+      b.vertices += smem.warps[i].vertices;
+      b.out_edges += smem.warps[i].out_edges;
+      b.in_edges += smem.warps[i].in_edges;
+    }
+    if (b.vertices) {
+      atomicAdd(&acc->vertices, b.vertices);
+      atomicAdd(&acc->out_edges, b.out_edges);
+      atomicAdd(&acc->in_edges, b.in_edges);
+    }
+  }
+}
+
+/*
+ * step: step k of the search, by one block: derive S_k (thread 0; block 0
+ * also publishes it, clears the accumulator of step k + 1 and keeps a
+ * DONE state as the result), then the phase's share of work. S_k stays in
+ * smem.state for the caller.
+ */
+template <bool PARENTS>
+__device__ __forceinline__ void step(const Graph &g, const Search &s,
+                                     unsigned long long k, StepSmem &smem) {
+  Control *c = s.control;
+  if (threadIdx.x == 0) {
+    const State cur =
+        k == 0 ? load_global(&c->state[0])
+               : advance(load_global(&c->state[(k - 1) & 1]),
+                         load_global(&c->acc[(k - 1) % 3]), s.heuristic);
+    smem.state = cur;
+    if (blockIdx.x == 0) {
+      c->state[k & 1] = cur;
+      c->acc[(k + 1) % 3] = Accum{};
+      if (cur.phase == PHASE_DONE)
+        c->result = cur;
+    }
+  }
+  __syncthreads();
+  const State &st = smem.state;
+  Accum *acc = &c->acc[k % 3];
+  Tally t{0, 0, 0};
+  switch (st.phase) {
+  case PHASE_TOP_DOWN:
+    top_down<PARENTS>(g, s, st, acc, t);
+    break;
+  case PHASE_BOTTOM_UP:
+    bottom_up<PARENTS>(g, s, st, t);
+    break;
+  case PHASE_CONVERT:
+    convert(g, s, st, acc);
+    break;
+  default:
+    return; // DONE: every block returns here, none waits below
+  }
+  flush(t, acc, smem);
+}
+
+} // namespace bfs
+} // namespace prism_cuda
+
+#endif /* PRISM_BACKEND_CUDA_BFS_STEPS_CUH */
