@@ -88,7 +88,8 @@ PRISM_DEFINE_WG_SCAN(wg_scan_counts, ulong, PRISM_ADD_COUNTS, 0)
  */
 bool predicate(T x, T a, T b, uint keep, uint range) {
   const uint outcome = (uint)(x < a) | (uint)(x == a) << 1 | (uint)(x > a) << 2;
-  return ((keep >> outcome) & 1u) && (!range || x <= b);
+  /* Bitwise, not short-circuit: no branch on the data. */
+  return (bool)(((keep >> outcome) & 1u) & ((uint)!range | (uint)(x <= b)));
 }
 
 /* IF and UNIQUE: whether element i, of value x, is kept; prev is element
@@ -97,7 +98,7 @@ bool value_kept(ulong i, T x, T prev, T a, T b, uint keep, uint range) {
 #if defined(PRISM_SELECT_IF)
   return predicate(x, a, b, keep, range);
 #else
-  return i == 0 || x != prev;
+  return (bool)((uint)(i == 0) | (uint)(x != prev));
 #endif
 }
 
@@ -170,14 +171,29 @@ select_offsets(__global uchar *scratch, ulong counts_offset, ulong groups,
 
 #if PRISM_SELECT_CHUNKED
 
+/* select_chunks stages each part's next elements in private memory and
+ * stores them STAGE at a time, so the loop over a chunk has no branch that
+ * depends on the data (half kept at random would mispredict every other
+ * element). */
+#define STAGE 64
+
+/* Store the staged elements of a part at out[*at..] and advance *at. */
+void flush_stage(__global T *out, ulong *at, const T *stage, uint count) {
+  for (uint j = 0; j < count; j++)
+    out[*at + j] = stage[j];
+  *at += count;
+}
+
 /*
  * select_chunks: work-item g owns chunk [g * chunk, min(n, (g + 1) * chunk))
  * and walks it in order, writing its kept elements from starts[g] on and,
  * for a partition, its rejected ones from k + (chunk start - starts[g]) on.
- * With has_offsets = 0 there is one chunk: it starts at 0, counts itself
- * first for a partition, and stores the count. Traffic: n elements (and
- * flags) read, the kept (partition: all) written, each once (a partition's
- * single chunk reads twice).
+ * Every element is written to the next slot of its part's private stage,
+ * and the slot advances only when the element belongs there; full stages
+ * are stored in one run. With has_offsets = 0 there is one chunk: it
+ * starts at 0, counts itself first for a partition, and stores the count.
+ * Traffic: n elements (and flags) read, the kept (partition: all) written,
+ * each once (a partition's single chunk reads twice).
  */
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
 select_chunks(__global const T *in, __global const F *flags, __global T *out,
@@ -197,20 +213,40 @@ select_chunks(__global const T *in, __global const F *flags, __global T *out,
       k += kept_at(in, flags, i, a, b, keep, range);
   }
   ulong rejected = k + (first - kept);
+  T kept_stage[STAGE];
+#if PRISM_PARTITION
+  T rejected_stage[STAGE];
+  uint r = 0;
+#endif
+  uint s_count = 0;
   T prev = first > 0 ? in[first - 1] : (T)0;
   for (ulong i = first; i < end; i++) {
     const T x = in[i];
 #if defined(PRISM_SELECT_FLAGGED)
-    const bool s = flags[i] != 0;
+    const uint s = flags[i] != 0;
 #else
-    const bool s = value_kept(i, x, prev, a, b, keep, range);
+    const uint s = value_kept(i, x, prev, a, b, keep, range);
 #endif
     prev = x;
-    if (s)
-      out[kept++] = x;
-    else if (PRISM_PARTITION)
-      out[rejected++] = x;
+    kept_stage[s_count] = x;
+    s_count += s;
+    if (s_count == STAGE) {
+      flush_stage(out, &kept, kept_stage, STAGE);
+      s_count = 0;
+    }
+#if PRISM_PARTITION
+    rejected_stage[r] = x;
+    r += 1u - s;
+    if (r == STAGE) {
+      flush_stage(out, &rejected, rejected_stage, STAGE);
+      r = 0;
+    }
+#endif
   }
+  flush_stage(out, &kept, kept_stage, s_count);
+#if PRISM_PARTITION
+  flush_stage(out, &rejected, rejected_stage, r);
+#endif
   if (!has_offsets && count_wanted)
     *SCRATCH(ulong, count_buf, count_offset) = kept;
 }
