@@ -275,7 +275,8 @@ static unsigned fit_select_items(unsigned want, const prism__cl_policy *p,
   size_t budget = local_mem > LOCAL_MEM_SLACK ? local_mem - LOCAL_MEM_SLACK : 0;
   size_t fixed = 2 * (size_t)p->select_wg * 4 + p->select_lb_window * 12 + 32;
   unsigned items = want < 32 ? want : 32;
-  while (items > 1 && fixed + (size_t)p->select_wg * items * (elem + 1) > budget)
+  while (items > 1 &&
+         fixed + (size_t)p->select_wg * items * (elem + 1) > budget)
     items--;
   return items;
 }
