@@ -366,6 +366,41 @@ static prism_status segmented_scan(seg_call *c) {
  * seg_reduce_search itself, [splits: tiles + 1 ulongs], [first-bad
  * slots].
  */
+/*
+ * The last phase of both reduce shapes: seg_reduce_segments recomputes
+ * every segment, per_item of them per work-item, over work_items, when the
+ * merge found decreasing offsets (the irregular word in scratch; otherwise
+ * the kernel returns at once), then the first bad segment comes back when
+ * checked.
+ */
+static prism_status reduce_fallback(seg_call *c, cl_mem scratch,
+                                    cl_ulong irregular_offset,
+                                    cl_ulong slots_offset, size_t slots,
+                                    cl_ulong per_item, size_t work_items) {
+  const prism__segmented_args *a = c->a;
+  cl_mem in = (cl_mem)a->in, offsets = (cl_mem)a->offsets;
+  cl_mem out = (cl_mem)a->out;
+  const cl_uint code = offset_code(a->offset_type);
+  const cl_ulong n = a->n, segments = a->num_segments;
+  const cl_uint checked = a->first_bad != NULL;
+  const prism__cl_arg args[] = {PRISM__CL_ARG(in),
+                                PRISM__CL_ARG(n),
+                                PRISM__CL_ARG(offsets),
+                                PRISM__CL_ARG(code),
+                                PRISM__CL_ARG(segments),
+                                PRISM__CL_ARG(out),
+                                PRISM__CL_ARG(per_item),
+                                PRISM__CL_ARG(scratch),
+                                PRISM__CL_ARG(irregular_offset),
+                                PRISM__CL_ARG(slots_offset),
+                                PRISM__CL_ARG(checked)};
+  prism_status st = seg_launch(c, c->options, "seg_reduce_segments", args, 11,
+                               work_items, c->wg);
+  if (st != PRISM_OK)
+    return st;
+  return read_first_bad(c, scratch, slots_offset, slots);
+}
+
 static prism_status reduce_lookback(seg_call *c) {
   const prism__segmented_args *a = c->a;
   const size_t items =
@@ -432,26 +467,11 @@ static prism_status reduce_lookback(seg_call *c) {
     return st;
 
   /* Decreasing offsets: every segment again, a work-group each. */
-  const cl_ulong per_item = 1, irregular_offset = ticket_offset + 4;
-  const prism__cl_arg fallback_args[] = {PRISM__CL_ARG(in),
-                                         PRISM__CL_ARG(n),
-                                         PRISM__CL_ARG(offsets),
-                                         PRISM__CL_ARG(code),
-                                         PRISM__CL_ARG(segments),
-                                         PRISM__CL_ARG(out),
-                                         PRISM__CL_ARG(per_item),
-                                         PRISM__CL_ARG(scratch),
-                                         PRISM__CL_ARG(irregular_offset),
-                                         PRISM__CL_ARG(slots_offset),
-                                         PRISM__CL_ARG(checked)};
   size_t groups = (size_t)c->cl->facts.compute_units * 4;
   if (groups > a->num_segments)
     groups = a->num_segments;
-  st = seg_launch(c, c->options, "seg_reduce_segments", fallback_args, 11,
-                  groups * c->wg, c->wg);
-  if (st != PRISM_OK)
-    return st;
-  return read_first_bad(c, scratch, slots_offset, slots);
+  return reduce_fallback(c, scratch, ticket_offset + 4, slots_offset, slots, 1,
+                         groups * c->wg);
 }
 
 /*
@@ -530,22 +550,8 @@ static prism_status reduce_chunked(seg_call *c) {
 
   /* Decreasing offsets: every segment again, contiguous runs. */
   const cl_ulong per_item = per_item_for(c, a->num_segments, 1);
-  const prism__cl_arg fallback_args[] = {PRISM__CL_ARG(in),
-                                         PRISM__CL_ARG(n),
-                                         PRISM__CL_ARG(offsets),
-                                         PRISM__CL_ARG(code),
-                                         PRISM__CL_ARG(segments),
-                                         PRISM__CL_ARG(out),
-                                         PRISM__CL_ARG(per_item),
-                                         PRISM__CL_ARG(scratch),
-                                         PRISM__CL_ARG(irregular_offset),
-                                         PRISM__CL_ARG(slots_offset),
-                                         PRISM__CL_ARG(checked)};
-  st = seg_launch(c, c->options, "seg_reduce_segments", fallback_args, 11,
-                  ceil_div(a->num_segments, (size_t)per_item), c->wg);
-  if (st != PRISM_OK)
-    return st;
-  return read_first_bad(c, scratch, slots_offset, slots);
+  return reduce_fallback(c, scratch, irregular_offset, slots_offset, slots,
+                         per_item, ceil_div(a->num_segments, (size_t)per_item));
 }
 
 prism_status prism__cl_segmented(prism_context *ctx,
