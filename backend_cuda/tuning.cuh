@@ -287,9 +287,9 @@ static_assert(MOVE_CHUNK_ELEMENTS % MOVE_BLOCK_THREADS == 0,
  * other candidate), 256 x 8 8-byte ones, 256 x 16 bytes (one 16-byte
  * vector per thread). On the H200 at 2^28 u32 keeping half, against CUB in
  * the same run: select_if 0.93x, select_flagged (u8 flags) 1.15x, unique
- * 1.02x, partition_if 0.72x (its count pass reads the input once more). Items per thread are a multiple
- * of 4 (whole 16-byte vectors of 4- and 8-byte elements, 4-byte ones of
- * bytes) and at most 32 (one bit each in a word). */
+ * 1.02x, partition_if 0.72x (its count pass reads the input once more). Items
+ * per thread are a multiple of 4 (whole 16-byte vectors of 4- and 8-byte
+ * elements, 4-byte ones of bytes) and at most 32 (one bit each in a word). */
 #ifndef PRISM_CUDA_SELECT_THREADS_1
 #define PRISM_CUDA_SELECT_THREADS_1 256
 #endif
