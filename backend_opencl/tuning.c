@@ -289,7 +289,7 @@ static unsigned fit_seg_items(unsigned want, const prism__cl_policy *p,
                               size_t local_mem, size_t elem,
                               size_t bytes_per_item) {
   size_t budget = local_mem > LOCAL_MEM_SLACK ? local_mem - LOCAL_MEM_SLACK : 0;
-  size_t pair = elem == 4 ? 8 : 16;
+  size_t pair = elem + 4; /* a value and its kind, split */
   size_t fixed = 2 * (size_t)p->seg_wg * pair + p->seg_lb_window * (pair + 4) +
                  (p->seg_wg + 1) * 4 + 2 * 8 + 64;
   unsigned items = want;

@@ -97,7 +97,37 @@ seg_pair seg_push(seg_pair a, T x, uint mark) {
   return mark ? seg_make(x, mark) : seg_make(op(a.value, x), a.kind);
 }
 
-PRISM_DEFINE_WG_SCAN(wg_seg_scan_exclusive, seg_pair, seg_combine, SEG_NONE)
+/*
+ * Work-group exclusive segmented scan of one pair per work-item: the
+ * Hillis-Steele of common.cl with the pairs split into values and kinds,
+ * local arrays of 2 * PRISM_WG each. Not an array of seg_pair: NVIDIA's
+ * OpenCL compiler (H200, CUDA 13.0 driver) loses the values of 8-byte
+ * pairs kept in local memory as structs. Returns the work-item's
+ * exclusive prefix and sets *total; ends with a barrier.
+ */
+seg_pair wg_seg_scan_exclusive(seg_pair x, __local T *values,
+                               __local uint *kinds, seg_pair *total) {
+  const uint lid = get_local_id(0);
+  uint in = 0;
+  values[lid] = x.value;
+  kinds[lid] = x.kind;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint off = 1; off < PRISM_WG; off <<= 1) {
+    seg_pair v = seg_make(values[in + lid], kinds[in + lid]);
+    if (lid >= off)
+      v = seg_combine(seg_make(values[in + lid - off], kinds[in + lid - off]),
+                      v);
+    values[(PRISM_WG - in) + lid] = v.value;
+    kinds[(PRISM_WG - in) + lid] = v.kind;
+    in = PRISM_WG - in;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const seg_pair exclusive =
+      lid > 0 ? seg_make(values[in + lid - 1], kinds[in + lid - 1]) : SEG_NONE;
+  *total = seg_make(values[in + PRISM_WG - 1], kinds[in + PRISM_WG - 1]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return exclusive;
+}
 
 /* ---- flags, offsets, marks ---------------------------------------------- */
 
@@ -358,8 +388,10 @@ uint status_read(volatile __global const ulong *aggregate,
  * same branches around the barriers. */
 typedef struct look_back_state {
   uint flag[PRISM_LB_WINDOW];
-  seg_pair pair[PRISM_LB_WINDOW];
-  seg_pair run;
+  uint kind[PRISM_LB_WINDOW]; /* the pairs split, as in wg_seg_scan_exclusive */
+  T value[PRISM_LB_WINDOW];
+  T run_value;
+  uint run_kind;
   long next;
 } look_back_state;
 
@@ -384,7 +416,8 @@ seg_pair seg_look_back(uint t, seg_pair total, uint wait,
   if (t == 0 || !wait)
     return SEG_NONE;
   if (lid == 0) {
-    lb->run = SEG_NONE;
+    lb->run_value = IDENTITY;
+    lb->run_kind = KIND_NONE;
     lb->next = (long)t - 1;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -397,13 +430,14 @@ seg_pair seg_look_back(uint t, seg_pair total, uint wait,
       if (p >= 0)
         f = status_read(aggregate, prefix, (ulong)p, &v);
       lb->flag[lid] = f;
-      lb->pair[lid] = v;
+      lb->kind[lid] = v.kind;
+      lb->value[lid] = v.value;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
       /* From the nearest predecessor outwards, stopping at the first that
        * has not published (retry from it) or at a prefix. */
-      seg_pair r = lb->run;
+      seg_pair r = seg_make(lb->run_value, lb->run_kind);
       long resume = nearest - PRISM_LB_WINDOW;
       for (uint j = 0; j < PRISM_LB_WINDOW; j++) {
         const uint f = lb->flag[j];
@@ -411,18 +445,19 @@ seg_pair seg_look_back(uint t, seg_pair total, uint wait,
           resume = nearest - (long)j;
           break;
         }
-        r = seg_combine(lb->pair[j], r);
+        r = seg_combine(seg_make(lb->value[j], lb->kind[j]), r);
         if (f == STATUS_PREFIX) {
           resume = -1;
           break;
         }
       }
-      lb->run = r;
+      lb->run_value = r.value;
+      lb->run_kind = r.kind;
       lb->next = resume;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  const seg_pair before = lb->run;
+  const seg_pair before = seg_make(lb->run_value, lb->run_kind);
   if (lid == 0 && !total.kind)
     status_publish(prefix, t, seg_combine(before, total));
   return before;
@@ -501,7 +536,8 @@ seg_scan_lookback(__global const T *in, __global T *out, ulong n,
                   ulong starts_offset, ulong ends_offset) {
   __local T tile[TILE];
   __local uchar mark[TILE];
-  __local seg_pair buf[2 * PRISM_WG];
+  __local T scan_values[2 * PRISM_WG];
+  __local uint scan_kinds[2 * PRISM_WG];
   __local look_back_state lb;
   __local uint drawn;
 
@@ -515,8 +551,8 @@ seg_scan_lookback(__global const T *in, __global T *out, ulong n,
                 SCRATCH(const uint, scratch, starts_offset),
                 SCRATCH(const uint, scratch, ends_offset), tile, mark);
   seg_pair total;
-  const seg_pair mine =
-      wg_seg_scan_exclusive(seg_thread_reduce(tile, mark), buf, &total);
+  const seg_pair mine = wg_seg_scan_exclusive(seg_thread_reduce(tile, mark),
+                                              scan_values, scan_kinds, &total);
   const seg_pair before =
       seg_look_back(t, total, mark[0] == KIND_NONE,
                     SCRATCH(volatile ulong, scratch, aggregate_offset),
@@ -538,15 +574,16 @@ seg_scan_single_block(__global const T *in, __global T *out, ulong n,
                       ulong ends_offset) {
   __local T tile[TILE];
   __local uchar mark[TILE];
-  __local seg_pair buf[2 * PRISM_WG];
+  __local T scan_values[2 * PRISM_WG];
+  __local uint scan_kinds[2 * PRISM_WG];
   seg_pair carry = SEG_NONE;
   for (ulong base = 0; base < n; base += TILE) {
     seg_tile_load(in, n, base, by_offsets, flags, flag_bytes,
                   SCRATCH(const uint, scratch, starts_offset),
                   SCRATCH(const uint, scratch, ends_offset), tile, mark);
     seg_pair total;
-    const seg_pair mine =
-        wg_seg_scan_exclusive(seg_thread_reduce(tile, mark), buf, &total);
+    const seg_pair mine = wg_seg_scan_exclusive(
+        seg_thread_reduce(tile, mark), scan_values, scan_kinds, &total);
     seg_thread_scan(tile, mark, seg_combine(carry, mine), exclusive);
     seg_tile_store(out, n, base, tile, mark);
     barrier(CLK_LOCAL_MEM_FENCE); /* the next tile reuses tile and mark */
@@ -627,7 +664,8 @@ seg_reduce_tiles(__global const T *in, ulong n, __global const uchar *offsets,
   __local T vals[MERGE_TILE];
   __local bound_slot bounds[MERGE_TILE + 2]; /* bound kb0 - 1 + j at j */
   __local uint split_at[PRISM_WG + 1];
-  __local seg_pair buf[2 * PRISM_WG];
+  __local T scan_values[2 * PRISM_WG];
+  __local uint scan_kinds[2 * PRISM_WG];
   __local look_back_state lb;
   __local uint drawn, broken;
   const uint lid = get_local_id(0);
@@ -725,7 +763,8 @@ seg_reduce_tiles(__global const T *in, ulong n, __global const uchar *offsets,
   /* The carry is wanted by the tile's first bound, which closes a segment
    * begun before the tile, unless that bound is bound 0. */
   seg_pair total;
-  const seg_pair before_mine = wg_seg_scan_exclusive(mine, buf, &total);
+  const seg_pair before_mine =
+      wg_seg_scan_exclusive(mine, scan_values, scan_kinds, &total);
   const seg_pair before =
       seg_look_back(t, total, kb0 > 0 || tb == 0,
                     SCRATCH(volatile ulong, scratch, aggregate_offset),
@@ -787,7 +826,8 @@ seg_scan_reduce_chunks(__global const T *in, ulong n, ulong chunk,
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 seg_scan_partials(__global uchar *scratch, ulong kinds_offset,
                   ulong values_offset, uint count) {
-  __local seg_pair buf[2 * PRISM_WG];
+  __local T scan_values[2 * PRISM_WG];
+  __local uint scan_kinds[2 * PRISM_WG];
   __global uint *kinds = SCRATCH(uint, scratch, kinds_offset);
   __global T *values = SCRATCH(T, scratch, values_offset);
   const uint per = (count + PRISM_WG - 1) / PRISM_WG;
@@ -797,7 +837,7 @@ seg_scan_partials(__global uchar *scratch, ulong kinds_offset,
   for (uint i = first; i < end; i++)
     p = seg_combine(p, seg_make(values[i], kinds[i]));
   seg_pair total;
-  seg_pair carry = wg_seg_scan_exclusive(p, buf, &total);
+  seg_pair carry = wg_seg_scan_exclusive(p, scan_values, scan_kinds, &total);
   for (uint i = first; i < end; i++) {
     const seg_pair v = seg_make(values[i], kinds[i]);
     kinds[i] = carry.kind;
