@@ -147,13 +147,16 @@ bool cooperative(prism__cuda_ctx *c) {
   return coop && !watchdog;
 }
 
-/* Blocks of one full wave of kernel. */
+/* Blocks of one full wave of kernel (at most BFS_WAVE_PER_SM per SM where
+ * that is set). */
 template <class K>
 prism_status wave(prism_context *ctx, prism__cuda_ctx *c, K kernel,
                   unsigned *blocks) {
   int per_sm = 0;
   PRISM_CUDA_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor, &per_sm,
                  kernel, BFS_THREADS, 0);
+  if (BFS_WAVE_PER_SM > 0 && per_sm > BFS_WAVE_PER_SM)
+    per_sm = BFS_WAVE_PER_SM;
   *blocks = unsigned(per_sm > 0 ? per_sm : 1) * unsigned(c->sm_count);
   return PRISM_OK;
 }

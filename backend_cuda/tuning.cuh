@@ -532,7 +532,9 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
 /* BFS tuning (bfs.cu, bfs_steps.cuh), overridable at build time (-D) for
  * sweeps. First guesses for the H200 (sm_90), not yet measured:
  * - blocks of THREADS, at least MIN_BLOCKS resident per SM (launch
- *   bounds); the grid is one full wave (as many blocks as are resident);
+ *   bounds); the grid is one full wave (as many blocks as are resident),
+ *   or WAVE_PER_SM blocks per SM where that is fewer (fewer blocks meet
+ *   sooner at the grid barrier);
  * - COOPERATIVE 1: one persistent cooperative launch runs every level,
  *   with a grid barrier between steps; 0 (or a device that cannot): one
  *   launch per step, queued in batches of FIRST_BATCH, doubling up to
@@ -549,6 +551,9 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
 #endif
 #ifndef PRISM_CUDA_BFS_MIN_BLOCKS
 #define PRISM_CUDA_BFS_MIN_BLOCKS 4
+#endif
+#ifndef PRISM_CUDA_BFS_WAVE_PER_SM
+#define PRISM_CUDA_BFS_WAVE_PER_SM 0 /* 0: as many as are resident */
 #endif
 #ifndef PRISM_CUDA_BFS_COOPERATIVE
 #define PRISM_CUDA_BFS_COOPERATIVE 1
@@ -576,6 +581,7 @@ constexpr int BFS_THREADS = PRISM_CUDA_BFS_THREADS;
 constexpr int BFS_MIN_BLOCKS =
     min_blocks_for_arch(PRISM_CUDA_BFS_MIN_BLOCKS, PRISM_CUDA_BFS_THREADS);
 constexpr int BFS_TD_ITEMS = PRISM_CUDA_BFS_TD_ITEMS;
+constexpr int BFS_WAVE_PER_SM = PRISM_CUDA_BFS_WAVE_PER_SM;
 constexpr unsigned BFS_SMALL_DEGREE = PRISM_CUDA_BFS_SMALL_DEGREE;
 constexpr unsigned BFS_BU_THREAD_EDGES = PRISM_CUDA_BFS_BU_THREAD_EDGES;
 constexpr int BFS_BU_BATCH = PRISM_CUDA_BFS_BU_BATCH;
