@@ -158,9 +158,11 @@ constexpr int SCAN_INIT_THREADS = 256;
  *   512 x 12, 2 blocks/SM (64)            5.38 keys, 5.99 pairs
  * The pass is latency-bound (ranking, look-back): the most resident
  * threads win, so 4-byte tiles are 512 x 12 with 64 registers. The
- * look-back window: 1 -> 4 words took keys from 7.33 to 6.63 ms; 8 gained
- * nothing more. "Wide" policies serve 8-byte keys or 8-byte values, whose
- * tiles must fit the same registers and shared memory (not yet swept). */
+ * look-back window: 1 -> 4 words took keys from 7.33 to 6.63 ms at 2^27;
+ * 4 -> 8 at 2^28 took keys from 10.6 to 10.4 ms (CUB 6.36 ms), pairs
+ * unchanged at 11.9-12.1 ms. "Wide" policies serve 8-byte keys or 8-byte
+ * values, whose tiles must fit the same registers and shared memory (not
+ * yet swept). */
 #ifndef PRISM_CUDA_RADIX_BITS
 #define PRISM_CUDA_RADIX_BITS 8
 #endif
@@ -186,7 +188,7 @@ constexpr int SCAN_INIT_THREADS = 256;
 #define PRISM_CUDA_SORT_LOOKBACK_NS 32
 #endif
 #ifndef PRISM_CUDA_SORT_LOOKBACK_WINDOW
-#define PRISM_CUDA_SORT_LOOKBACK_WINDOW 4
+#define PRISM_CUDA_SORT_LOOKBACK_WINDOW 8
 #endif
 #ifndef PRISM_CUDA_SORT_PORTION_KEYS
 #define PRISM_CUDA_SORT_PORTION_KEYS (1u << 28)
@@ -530,7 +532,11 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
               "seg_mark blocks are whole warps (warp-combined atomics)");
 
 /* BFS tuning (bfs.cu, bfs_steps.cuh), overridable at build time (-D) for
- * sweeps. First guesses for the H200 (sm_90), not yet measured:
+ * sweeps. On the H200 (sm_90), median of 8 searches, RMAT 22 / 2048 x 2048
+ * grid: one full wave (4 blocks of 256 per SM) 0.35 ms / 23.6 ms;
+ * WAVE_PER_SM 2: 0.46 / 21.5; 1: 0.66 / 20.6 (the grid's ~3,000 levels
+ * gain from a cheaper barrier, RMAT's wide bottom-up steps lose more);
+ * COOPERATIVE 0: 0.47 / 27.0. The rest are first guesses:
  * - blocks of THREADS, at least MIN_BLOCKS resident per SM (launch
  *   bounds); the grid is one full wave (as many blocks as are resident),
  *   or WAVE_PER_SM blocks per SM where that is fewer (fewer blocks meet
