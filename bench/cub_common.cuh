@@ -1,8 +1,10 @@
 /*
  * What the CUB reference files share (cub_ref.cu: reduce, scan, sort;
- * cub_more.cu: histograms, compaction, segmented): operators, identities,
- * the count type, how a CUDA error becomes a row's status, and the entry of
- * cub_more.cu, to which cub_ref_run hands the algorithms it does not run.
+ * cub_more.cu: histograms, compaction, segmented, with their launchers in
+ * cub_more_histogram.cu, cub_more_compaction.cu, cub_more_segmented.cu):
+ * operators, identities, the count type, how a CUDA error becomes a row's
+ * status, and the entry of cub_more.cu, to which cub_ref_run hands the
+ * algorithms it does not run.
  */
 #ifndef PRISM_BENCH_CUB_COMMON_CUH
 #define PRISM_BENCH_CUB_COMMON_CUH

@@ -21,6 +21,7 @@
  *   flags), each segment's exclusive scan starting from the identity.
  */
 #include "cub_common.cuh"
+#include "cub_more.cuh"
 
 #include <climits>
 #include <cstring>
@@ -31,186 +32,28 @@
 namespace {
 
 using namespace cub_ref_common;
-
-struct more_job {
-  void *temp; // NULL: launch only asks for temp_bytes
-  size_t temp_bytes;
-  const void *in;
-  void *out;
-  void *count;     // compaction: uint64_t on the device
-  const void *aux; // device: edges, flags, offsets (u32) or keys (u32)
-  size_t n;
-  size_t bins;
-  double lower, upper;
-  prism_value threshold;
-  size_t num_segments;
-  prism_op op;
-  bool exclusive;
-  cub_ref_algorithm algorithm;
-  cudaStream_t stream;
-  cudaError_t (*launch)(more_job &j);
-};
-
-/* ---- Histograms ---------------------------------------------------------- */
-
-/* The level type of HistogramEven: one that holds the bounds (u8's upper
- * level 256, u32's 2^32). */
-template <typename T> struct even_level { using type = T; };
-template <> struct even_level<uint8_t> { using type = int; };
-template <> struct even_level<int32_t> { using type = int64_t; };
-template <> struct even_level<uint32_t> { using type = uint64_t; };
-
-template <typename T> cudaError_t launch_histogram_even(more_job &j) {
-  using L = typename even_level<T>::type;
-  return cub::DeviceHistogram::HistogramEven(
-      j.temp, j.temp_bytes, static_cast<const T *>(j.in),
-      static_cast<uint32_t *>(j.out), static_cast<int>(j.bins + 1),
-      static_cast<L>(j.lower), static_cast<L>(j.upper), static_cast<int>(j.n),
-      j.stream);
-}
-
-template <typename T> cudaError_t launch_histogram_range(more_job &j) {
-  return cub::DeviceHistogram::HistogramRange(
-      j.temp, j.temp_bytes, static_cast<const T *>(j.in),
-      static_cast<uint32_t *>(j.out), static_cast<int>(j.bins + 1),
-      static_cast<const T *>(j.aux), static_cast<int>(j.n), j.stream);
-}
-
-/* ---- Compaction ---------------------------------------------------------- */
-
-template <typename T> T value_as(const prism_value &v);
-template <> uint8_t value_as(const prism_value &v) {
-  return v.u8;
-}
-template <> int32_t value_as(const prism_value &v) {
-  return v.i32;
-}
-template <> uint32_t value_as(const prism_value &v) {
-  return v.u32;
-}
-template <> float value_as(const prism_value &v) {
-  return v.f32;
-}
-template <> int64_t value_as(const prism_value &v) {
-  return v.i64;
-}
-template <> uint64_t value_as(const prism_value &v) {
-  return v.u64;
-}
-template <> double value_as(const prism_value &v) {
-  return v.f64;
-}
-
-/* select_if's predicate: x < a. */
-template <typename T> struct below {
-  T a;
-  __host__ __device__ bool operator()(const T &x) const {
-    return x < a;
-  }
-};
-
-template <typename T> cudaError_t launch_select_if(more_job &j) {
-  return cub::DeviceSelect::If(
-      j.temp, j.temp_bytes, static_cast<const T *>(j.in),
-      static_cast<T *>(j.out), static_cast<uint64_t *>(j.count),
-      static_cast<int64_t>(j.n), below<T>{value_as<T>(j.threshold)}, j.stream);
-}
-
-template <typename T> cudaError_t launch_select_flagged(more_job &j) {
-  return cub::DeviceSelect::Flagged(
-      j.temp, j.temp_bytes, static_cast<const T *>(j.in),
-      static_cast<const uint8_t *>(j.aux), static_cast<T *>(j.out),
-      static_cast<uint64_t *>(j.count), static_cast<int64_t>(j.n), j.stream);
-}
-
-template <typename T> cudaError_t launch_partition_if(more_job &j) {
-  return cub::DevicePartition::If(
-      j.temp, j.temp_bytes, static_cast<const T *>(j.in),
-      static_cast<T *>(j.out), static_cast<uint64_t *>(j.count),
-      static_cast<int64_t>(j.n), below<T>{value_as<T>(j.threshold)}, j.stream);
-}
-
-template <typename T> cudaError_t launch_unique(more_job &j) {
-  return cub::DeviceSelect::Unique(
-      j.temp, j.temp_bytes, static_cast<const T *>(j.in),
-      static_cast<T *>(j.out), static_cast<uint64_t *>(j.count),
-      static_cast<int64_t>(j.n), j.stream);
-}
-
-/* ---- Segmented ----------------------------------------------------------- */
-
-template <typename T> cudaError_t launch_segmented_reduce(more_job &j) {
-  const T *in = static_cast<const T *>(j.in);
-  T *out = static_cast<T *>(j.out);
-  const uint32_t *begin = static_cast<const uint32_t *>(j.aux);
-  int64_t segments = static_cast<int64_t>(j.num_segments);
-  switch (j.op) {
-  case PRISM_MIN:
-    return cub::DeviceSegmentedReduce::Min(
-        j.temp, j.temp_bytes, in, out, segments, begin, begin + 1, j.stream);
-  case PRISM_MAX:
-    return cub::DeviceSegmentedReduce::Max(
-        j.temp, j.temp_bytes, in, out, segments, begin, begin + 1, j.stream);
-  default:
-    return cub::DeviceSegmentedReduce::Sum(
-        j.temp, j.temp_bytes, in, out, segments, begin, begin + 1, j.stream);
-  }
-}
-
-template <typename T> cudaError_t launch_segmented_scan(more_job &j) {
-  const uint32_t *keys = static_cast<const uint32_t *>(j.aux);
-  const T *in = static_cast<const T *>(j.in);
-  T *out = static_cast<T *>(j.out);
-  count_t n = static_cast<count_t>(j.n);
-  void *t = j.temp;
-  size_t &tb = j.temp_bytes;
-  cuda::std::equal_to<> eq{};
-  switch (j.op) {
-  case PRISM_MIN:
-    return j.exclusive ? cub::DeviceScan::ExclusiveScanByKey(
-                             t, tb, keys, in, out, min_op{}, identity_min<T>(),
-                             n, eq, j.stream)
-                       : cub::DeviceScan::InclusiveScanByKey(
-                             t, tb, keys, in, out, min_op{}, n, eq, j.stream);
-  case PRISM_MAX:
-    return j.exclusive ? cub::DeviceScan::ExclusiveScanByKey(
-                             t, tb, keys, in, out, max_op{}, identity_max<T>(),
-                             n, eq, j.stream)
-                       : cub::DeviceScan::InclusiveScanByKey(
-                             t, tb, keys, in, out, max_op{}, n, eq, j.stream);
-  default:
-    return j.exclusive
-               ? cub::DeviceScan::ExclusiveSumByKey(t, tb, keys, in, out, n, eq,
-                                                    j.stream)
-               : cub::DeviceScan::InclusiveSumByKey(t, tb, keys, in, out, n, eq,
-                                                    j.stream);
-  }
-}
+using namespace cub_more;
 
 /* One instance per sample / element type serves every algorithm here
- * (u8 only those that take bytes: pick keeps the others from it). */
+ * (u8 only those that take bytes: pick keeps the others from it); the
+ * families' launchers are compiled in their own files. */
 template <typename T> cudaError_t launch(more_job &j) {
   switch (j.algorithm) {
   case CUB_REF_HISTOGRAM_EVEN:
-    return launch_histogram_even<T>(j);
   case CUB_REF_HISTOGRAM_RANGE:
-    return launch_histogram_range<T>(j);
+    return launch_histogram<T>(j);
   case CUB_REF_SELECT_IF:
-    return launch_select_if<T>(j);
   case CUB_REF_SELECT_FLAGGED:
-    return launch_select_flagged<T>(j);
   case CUB_REF_PARTITION_IF:
-    return launch_partition_if<T>(j);
   case CUB_REF_UNIQUE:
-    return launch_unique<T>(j);
+    return launch_compaction<T>(j);
   default:
     break;
   }
   if constexpr (!std::is_same_v<T, uint8_t>) {
-    if (j.algorithm == CUB_REF_SEGMENTED_REDUCE)
-      return launch_segmented_reduce<T>(j);
-    if (j.algorithm == CUB_REF_SEGMENTED_SCAN)
-      return launch_segmented_scan<T>(j);
+    if (j.algorithm == CUB_REF_SEGMENTED_REDUCE ||
+        j.algorithm == CUB_REF_SEGMENTED_SCAN)
+      return launch_segmented<T>(j);
   }
   return cudaErrorNotSupported;
 }
