@@ -451,7 +451,9 @@ PRISM_API prism_status prism_histogram_even(
  * Histogram of n samples into bins bins with caller-given edges: edges is a
  * host array of bins + 1 values of sample_type, strictly ascending and not
  * NaN; bin b is [edges[b], edges[b + 1]). Samples outside [edges[0],
- * edges[bins]) and NaN samples are not counted. Each sample's bin is found
+ * edges[bins]) and NaN samples are not counted, so an integer type's
+ * largest value (255 for u8) falls in no bin: prism_histogram_even, whose
+ * upper may be the maximum + 1, counts it. Each sample's bin is found
  * by binary search over the edges. counts, counter_type and the n limit as
  * for prism_histogram_even. Returns once edges may be reused; the histogram
  * itself is queued.
