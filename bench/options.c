@@ -102,6 +102,8 @@ static const char usage[] =
     "Compaction calls are timed with the count left in a device buffer, as\n"
     "when chaining calls (CUB's likewise). Segmented reduce takes offsets,\n"
     "segmented scan one-byte head flags (CUB: scan by key, segment ids).\n"
+    "gather and scatter take a random permutation of [0, n) as u32 indices,\n"
+    "unchecked (queued); their reference is the copy row.\n"
     "bfs times each search alone (the call waits for its result) and reports\n"
     "the median; beside it the naive one-thread-per-vertex CUDA BFS on\n"
     "NVIDIA devices (CUDA builds), a serial C queue BFS on CPU devices.\n"

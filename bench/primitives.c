@@ -14,6 +14,8 @@ const bench_primitive *const bench_primitives[] = {
     &bench_unique,
     &bench_segmented_reduce,
     &bench_segmented_scan,
+    &bench_gather,
+    &bench_scatter,
     &bench_bfs,
 };
 

@@ -303,7 +303,9 @@ static void table_end(void) {
            "serial C time on the host (below 1: prism is faster). sort: keys "
            "ascending;\nv4, v8: pairs with 4- or 8-byte values; desc: "
            "descending. Its serial row is\nqsort by key image, timed alone "
-           "(not the copy of the input it sorts).\n");
+           "(not the copy of the input it sorts). gather and\nscatter read "
+           "n u32 indices (a random permutation) and n elements and write\n"
+           "n elements.\n");
   if (report.parameter_rows)
     printf("histograms read the samples and write the counters (range: and "
            "read the\nedges); the number after the name is the bin count, "
