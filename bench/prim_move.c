@@ -27,8 +27,11 @@ static size_t element_size(const bench_case *c) {
 }
 
 static const char *move_skip(const bench_case *c) {
-  return c->type == PRISM_U8 ? "gather and scatter move 4- or 8-byte elements"
-                             : NULL;
+  if (c->type == PRISM_U8)
+    return "gather and scatter move 4- or 8-byte elements";
+  if (c->n > UINT32_MAX)
+    return "the bench's indices are u32: n < 2^32";
+  return NULL;
 }
 
 static size_t indices_bytes(const bench_case *c) {
@@ -36,7 +39,7 @@ static size_t indices_bytes(const bench_case *c) {
 }
 
 /* Random elements, and a random permutation of [0, n) (Fisher-Yates) as
- * the indices. n stays below 2^32: the bench's sizes do. */
+ * the indices (n < 2^32: move_skip). */
 static int move_fill(bench_case *c, void *input, uint64_t seed) {
   uint32_t *idx = c->aux;
   host_fill_random(c->type, input, c->n, seed);
