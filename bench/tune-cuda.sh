@@ -24,6 +24,8 @@ arch=${ARCH:-90}
 bench_args=${BENCH_ARGS:-"scan --backend cuda --type i32,f32,u64 --n 2^24,2^28 --reps 15"}
 base=${BASE:-build-tune/base}
 jobs=$(nproc)
+mkdir -p build-tune
+log=build-tune/base.log
 
 # A BASE given is used as it is configured (it needs
 # CMAKE_EXPORT_COMPILE_COMMANDS=ON); the default one is configured here.
@@ -31,11 +33,11 @@ if [ -z "${BASE:-}" ]; then
   cmake -S . -B "$base" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES="$arch" -DPRISM_WITH_CUDA=ON \
     -DPRISM_WITH_OPENCL=OFF -DPRISM_BUILD_TESTS=OFF \
-    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$base.log" 2>&1 ||
-    { echo "the base configure failed: $base.log"; exit 1; }
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$log" 2>&1 ||
+    { echo "the base configure failed: $log"; exit 1; }
 fi
-cmake --build "$base" -j "$jobs" --target prism-bench >>"$base.log" 2>&1 ||
-  { echo "the base build failed: $base.log"; exit 1; }
+cmake --build "$base" -j "$jobs" --target prism-bench >>"$log" 2>&1 ||
+  { echo "the base build failed: $log"; exit 1; }
 base=$(cd "$base" && pwd)
 files=${FILES:-$(ls backend_cuda/*.cu)}
 
