@@ -6,14 +6,24 @@
  *
  * The level loop stays on the device. bfs_init seeds the search; then
  * - bfs_persistent, one cooperative launch of one full wave of blocks,
- *   runs every step with a grid barrier between them: a few microseconds
- *   per level, so a grid with thousands of levels pays no host round trip
- *   per level;
+ *   runs every step with a grid barrier between them, so a grid with
+ *   thousands of levels pays no host round trip per level. A barrier's
+ *   cost grows with the blocks that meet at it, and a level of a grid
+ *   graph is a few thousand vertices: a top-down step whose frontier
+ *   fits one tile per warp of BFS_TEAM_BLOCKS blocks runs on that team
+ *   alone, step after step with a barrier among the team only, while
+ *   the other blocks wait at the grid barrier; the team joins them there
+ *   at the first step that does not fit (or DONE), and the whole grid
+ *   goes on from that step;
  * - or, where a cooperative launch cannot be made (or is configured off),
  *   bfs_step, one launch per step, queued in growing batches: each launch
  *   derives its step from device memory and does nothing once the search
- *   is done; the host reads the done flag once per batch, while the next
- *   batch runs.
+ *   is done; the host reads the done flag once per batch. A batch of
+ *   fewer than BFS_OVERLAP_BATCH steps waits for its own flag (most
+ *   searches end within the first batches, and every launch queued past
+ *   the end costs its enqueue and a short run); from there on the next
+ *   batch is queued before the flag of the one before is read, so the
+ *   device stays busy across read-backs.
  * The host waits for the end (prism_bfs returns counts).
  *
  * Scratch (one request, carved at 256 bytes): Control (states and step
@@ -54,7 +64,7 @@ __global__ void bfs_init(Graph g, Search s, uint32_t source) {
   if (s.parents)
     s.parents[source] = int32_t(source);
   if (!items)
-    s.small[0][0] = source;
+    s.small[0][0] = Entry{source, uint32_t(degree), g.offsets[source]};
   const uint64_t in_degree =
       g.directed ? g.in_offsets[source + 1] - g.in_offsets[source] : degree;
   State st;
@@ -72,21 +82,82 @@ __global__ void bfs_init(Graph g, Search s, uint32_t source) {
     s.control->result = st;
 }
 
+/* Whether the team (team_warps warps) takes step S alone: a top-down
+ * step with at most one tile and one item per warp. */
+__device__ __forceinline__ bool team_step(const State &st,
+                                          uint32_t team_warps) {
+  return st.phase == PHASE_TOP_DOWN &&
+         st.small_count <= team_warps * uint32_t(WARP_THREADS) &&
+         st.item_count <= team_warps;
+}
+
+/* A barrier among blocks 0 .. blocks - 1 on counter (zero at the start of
+ * the search), as the grid barrier of cooperative groups: block 0 adds
+ * 2^31 - (blocks - 1), the others 1, with release semantics, so the top
+ * bit flips when the last arrives; each polls for the flip with acquire
+ * loads. */
+__device__ __forceinline__ void team_sync(unsigned int *counter,
+                                          unsigned int blocks) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned int add = blockIdx.x == 0 ? 0x80000000u - (blocks - 1) : 1u;
+    unsigned int old, now;
+    asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;"
+                 : "=r"(old)
+                 : "l"(counter), "r"(add)
+                 : "memory");
+    do {
+      asm volatile("ld.acquire.gpu.u32 %0, [%1];"
+                   : "=r"(now)
+                   : "l"(counter)
+                   : "memory");
+    } while (((old ^ now) & 0x80000000u) == 0);
+  }
+  __syncthreads();
+}
+
 /*
  * bfs_persistent: every step of the search in one cooperative launch (all
- * blocks resident), a grid barrier after each; every block derives the
- * same states, so all leave together at DONE.
+ * blocks resident). Every block derives the same states, so all decide
+ * alike: a step team_step admits runs on the team (blocks below
+ * team_blocks; 0: no team), with a team barrier after it, while the other
+ * blocks wait at the grid barrier; the team joins them there at the first
+ * step it does not admit (after publishing that step's number), and every
+ * block derives that step again. Any other step runs on the whole grid,
+ * with a grid barrier after it. All leave together at DONE. One call of
+ * work serves both, so the kernel holds one copy of the steps' code.
  */
 template <bool PARENTS>
 __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
-    bfs_persistent(Graph g, Search s) {
+    bfs_persistent(Graph g, Search s, unsigned int team_blocks) {
   __shared__ StepSmem smem;
-  cg::grid_group grid = cg::this_grid();
-  for (unsigned long long k = 0;; ++k) {
-    step<PARENTS>(g, s, k, smem);
+  constexpr uint32_t WARPS = BFS_THREADS / WARP_THREADS;
+  bool in_team = false;
+  for (unsigned long long k = 0;;) {
+    derive(s, k, smem);
+    const bool small =
+        team_blocks && team_step(smem.state, team_blocks * WARPS);
+    if (in_team != small && (in_team || blockIdx.x >= team_blocks)) {
+      // The team hands back (or this block waits while the team works).
+      if (in_team && blockIdx.x == 0 && threadIdx.x == 0)
+        s.control->resume = k;
+      in_team = false;
+      cg::this_grid().sync();
+      k = __ldcg(&s.control->resume);
+      continue; // every block derives S_k again
+    }
+    in_team = small;
     if (smem.state.phase == PHASE_DONE)
       return;
-    grid.sync();
+    Team team = whole_grid();
+    if (in_team)
+      team.warps = team_blocks * WARPS;
+    work<PARENTS>(g, s, k, smem, team);
+    if (in_team)
+      team_sync(&s.control->team_barrier, team_blocks);
+    else
+      cg::this_grid().sync();
+    ++k;
   }
 }
 
@@ -95,7 +166,9 @@ template <bool PARENTS>
 __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
     bfs_step(Graph g, Search s, unsigned long long k) {
   __shared__ StepSmem smem;
-  step<PARENTS>(g, s, k, smem);
+  derive(s, k, smem);
+  if (smem.state.phase != PHASE_DONE)
+    work<PARENTS>(g, s, k, smem, whole_grid());
 }
 
 /* Byte offsets of the scratch regions. */
@@ -118,7 +191,7 @@ Layout plan(size_t n, size_t m) {
   l.visited = prism__cuda_align(sizeof(Control));
   l.visited_bytes = prism__cuda_align(words * sizeof(uint32_t));
   l.small = l.visited + 2 * l.visited_bytes;
-  l.small_bytes = prism__cuda_align(n * sizeof(uint32_t));
+  l.small_bytes = prism__cuda_align(n * sizeof(Entry));
   l.items = l.small + 2 * l.small_bytes;
   l.items_bytes = prism__cuda_align(l.item_capacity * sizeof(uint2));
   l.total = l.items + 2 * l.items_bytes;
@@ -171,7 +244,8 @@ prism_status run_persistent(prism_context *ctx, prism__cuda_ctx *c, Graph g,
   prism_status st = wave(ctx, c, bfs_persistent<PARENTS>, &blocks);
   if (st != PRISM_OK)
     return st;
-  void *params[] = {&g, &s};
+  unsigned int team = BFS_TEAM_BLOCKS < blocks ? BFS_TEAM_BLOCKS : blocks;
+  void *params[] = {&g, &s, &team};
   cudaError_t err = cudaLaunchCooperativeKernel(
       reinterpret_cast<const void *>(bfs_persistent<PARENTS>), dim3(blocks),
       dim3(BFS_THREADS), params, 0, c->stream);
@@ -202,6 +276,7 @@ prism_status run_steps(prism_context *ctx, prism__cuda_ctx *c, Graph g,
       static_cast<char *>(c->host_result) + FLAG_OFFSET);
   unsigned batch = BFS_FIRST_BATCH;
   unsigned long long k = 0;
+  bool pending[2] = {false, false};
   for (unsigned j = 0;; ++j) {
     for (unsigned i = 0; i < batch; ++i, ++k) {
       bfs_step<PARENTS><<<blocks, BFS_THREADS, 0, c->stream>>>(g, s, k);
@@ -212,9 +287,14 @@ prism_status run_steps(prism_context *ctx, prism__cuda_ctx *c, Graph g,
                    &s.control->result.phase, sizeof(uint32_t),
                    cudaMemcpyDeviceToHost, c->stream);
     PRISM_CUDA_TRY(ctx, cudaEventRecord, events[j & 1], c->stream);
-    if (j > 0) {
-      PRISM_CUDA_TRY(ctx, cudaEventSynchronize, events[(j - 1) & 1]);
-      if (flags[(j - 1) & 1] == PHASE_DONE)
+    pending[j & 1] = true;
+    // A small batch waits for its own flag; a large one for the flag of
+    // the batch before (if that one's has not been seen).
+    const unsigned w = (batch < BFS_OVERLAP_BATCH ? j : j - 1) & 1;
+    if (pending[w]) {
+      pending[w] = false;
+      PRISM_CUDA_TRY(ctx, cudaEventSynchronize, events[w]);
+      if (flags[w] == PHASE_DONE)
         return PRISM_OK;
     }
     if (k > max_steps)
@@ -252,8 +332,7 @@ prism_status run_bfs(prism_context *ctx, prism__cuda_ctx *c,
   for (int p = 0; p < 2; ++p) {
     s.visited[p] =
         reinterpret_cast<uint32_t *>(base + l.visited + p * l.visited_bytes);
-    s.small[p] =
-        reinterpret_cast<uint32_t *>(base + l.small + p * l.small_bytes);
+    s.small[p] = reinterpret_cast<Entry *>(base + l.small + p * l.small_bytes);
     s.items[p] = reinterpret_cast<uint2 *>(base + l.items + p * l.items_bytes);
   }
   s.item_capacity = uint32_t(l.item_capacity);

@@ -7,8 +7,10 @@
  * Layout (device memory, the scratch pool; bfs.cu carves it):
  *   visited[2]  bitmaps of ceil(n / 32) words: bit v set once v has a
  *               level. Bits past n are set, so they never look unvisited.
- *   small[2]    queues of vertex ids: frontier vertices of out-degree
- *               <= BFS_SMALL_DEGREE.
+ *   small[2]    queues of Entry (vertex, out-degree, first out-edge):
+ *               frontier vertices of out-degree <= BFS_SMALL_DEGREE
+ *               (and, queued by a small top-down step, larger ones with
+ *               no edges here: theirs go out as items).
  *   items[2]    queues of (vertex, chunk): the larger vertices, cut into
  *               chunks of CHUNK_EDGES out-edges.
  * Queues and bitmaps alternate between steps by parity (State).
@@ -20,6 +22,10 @@
  * Partial counts meet per block in shared memory, then in the step's
  * Accum (global atomics, one per block and counter); queue cursors take
  * one atomicAdd per warp and pass.
+ *
+ * Who works: a Team, the warps of the blocks taking part in the step
+ * (the whole grid, or the persistent kernel's team of a few blocks for a
+ * small top-down step); warp w of W takes tiles w, w + W, ...
  */
 #ifndef PRISM_BACKEND_CUDA_BFS_STEPS_CUH
 #define PRISM_BACKEND_CUDA_BFS_STEPS_CUH
@@ -51,11 +57,20 @@ struct Graph {
   uint32_t directed; /* in_offsets != offsets */
 };
 
+/* A small-queue entry: a frontier vertex with its out-edge range, so
+ * that the step expanding it loads one 16-byte entry and then its
+ * columns (the claimant read the offsets when it queued the vertex). A
+ * vertex queued as items has degree 0 here. */
+struct alignas(16) Entry {
+  uint32_t vertex, degree;
+  unsigned long long begin;
+};
+
 /* The search's device memory. */
 struct Search {
   Control *control;
   uint32_t *visited[2];
-  uint32_t *small[2];
+  Entry *small[2];
   uint2 *items[2];
   uint32_t item_capacity; /* entries of each items queue */
   int32_t *levels;
@@ -67,7 +82,7 @@ struct Search {
   __device__ __forceinline__ uint32_t *bitmap(uint32_t p) const {
     return p ? visited[1] : visited[0];
   }
-  __device__ __forceinline__ uint32_t *small_queue(uint32_t p) const {
+  __device__ __forceinline__ Entry *small_queue(uint32_t p) const {
     return p ? small[1] : small[0];
   }
   __device__ __forceinline__ uint2 *item_queue(uint32_t p) const {
@@ -86,12 +101,15 @@ struct StepSmem {
   Tally warps[BFS_THREADS / WARP_THREADS];
 };
 
-__device__ __forceinline__ uint32_t grid_warp() {
-  return (blockIdx.x * blockDim.x + threadIdx.x) / WARP_THREADS;
-}
+/* The warps taking part in a step: this one is warp of warps. */
+struct Team {
+  uint32_t warp, warps;
+};
 
-__device__ __forceinline__ uint32_t grid_warps() {
-  return gridDim.x * blockDim.x / WARP_THREADS;
+/* Every warp of the grid. */
+__device__ __forceinline__ Team whole_grid() {
+  return Team{(blockIdx.x * blockDim.x + threadIdx.x) / WARP_THREADS,
+              gridDim.x * blockDim.x / WARP_THREADS};
 }
 
 /* Items of a vertex of out-degree d. */
@@ -114,13 +132,25 @@ __device__ __forceinline__ uint32_t warp_owner(uint32_t inclusive, uint32_t e) {
 }
 
 /*
- * reserve: places in the next queues for this lane's small vertices and
- * items, in lane order: the warp's totals take one atomicAdd per queue on
- * the step's cursors. Every lane calls it.
+ * warp_reserve: places for this lane's count entries at cursor, in lane
+ * order: the warp's total takes one atomicAdd. Every lane calls it.
  */
-__device__ __forceinline__ void reserve(Accum *acc, uint32_t small,
-                                        uint32_t items, uint32_t &small_at,
-                                        uint32_t &items_at) {
+__device__ __forceinline__ uint32_t warp_reserve(uint32_t *cursor,
+                                                 uint32_t count) {
+  const uint32_t incl = warp_inclusive_scan<Sum32>(count);
+  const uint32_t total = __shfl_sync(FULL_MASK, incl, WARP_THREADS - 1);
+  uint32_t base = 0;
+  if (lane_id() == 0 && total)
+    base = atomicAdd(cursor, total);
+  return __shfl_sync(FULL_MASK, base, 0) + incl - count;
+}
+
+/* warp_reserve on two cursors at once (both atomicAdds in flight
+ * together). Every lane calls it. */
+__device__ __forceinline__ void warp_reserve2(Accum *acc, uint32_t small,
+                                              uint32_t items,
+                                              uint32_t &small_at,
+                                              uint32_t &items_at) {
   const uint32_t small_incl = warp_inclusive_scan<Sum32>(small);
   const uint32_t items_incl = warp_inclusive_scan<Sum32>(items);
   const uint32_t small_total =
@@ -138,76 +168,57 @@ __device__ __forceinline__ void reserve(Accum *acc, uint32_t small,
   items_at = __shfl_sync(FULL_MASK, items_base, 0) + items_incl - items;
 }
 
-/*
- * append: the vertices of this lane's set bits of mask (with out-degrees)
- * go to the next queues, small ones to the small queue, large ones as
- * items. One atomicAdd per queue and warp reserves the warp's places; a
- * large vertex's items are written by the whole warp. Every lane calls it.
- */
-template <int K>
-__device__ __forceinline__ void
-append(const Search &s, Accum *acc, uint32_t parity,
-       const uint32_t (&vertex)[K], const uint64_t (&degree)[K],
-       uint32_t mask) {
-  if (!__any_sync(FULL_MASK, mask != 0))
-    return;
-  uint32_t small = 0, items = 0;
-#pragma unroll
-  for (int k = 0; k < K; ++k)
-    if ((mask >> k) & 1u) {
-      if (degree[k] <= BFS_SMALL_DEGREE)
-        ++small;
-      else
-        items += chunks_of(degree[k]);
-    }
-  uint32_t small_base, items_base;
-  reserve(acc, small, items, small_base, items_base);
-  uint32_t *small_out = s.small_queue(parity);
-  uint2 *items_out = s.item_queue(parity);
-#pragma unroll
-  for (int k = 0; k < K; ++k) {
-    const bool mine = (mask >> k) & 1u;
-    const bool large = mine && degree[k] > BFS_SMALL_DEGREE;
-    if (mine && !large)
-      small_out[small_base++] = vertex[k];
-    const uint32_t count = large ? chunks_of(degree[k]) : 0u;
-    // Each large vertex's items, written by the whole warp.
-    uint32_t todo = __ballot_sync(FULL_MASK, large);
-    while (todo) {
-      const int l = __ffs(todo) - 1;
-      todo &= todo - 1;
-      const uint32_t v = __shfl_sync(FULL_MASK, vertex[k], l);
-      const uint32_t c = __shfl_sync(FULL_MASK, count, l);
-      const uint32_t at = __shfl_sync(FULL_MASK, items_base, l);
-      for (uint32_t j = lane_id(); j < c; j += WARP_THREADS)
-        if (at + j < s.item_capacity)
-          items_out[at + j] = make_uint2(v, j);
-    }
-    items_base += count;
+/* Items of vertex v (out-degree count chunks from at), written by the
+ * whole warp for each lane with large set. Every lane calls it. */
+__device__ __forceinline__ void write_items(const Search &s, uint2 *out,
+                                            bool large, uint32_t v,
+                                            uint32_t count, uint32_t at) {
+  uint32_t todo = __ballot_sync(FULL_MASK, large);
+  while (todo) {
+    const int l = __ffs(todo) - 1;
+    todo &= todo - 1;
+    const uint32_t lv = __shfl_sync(FULL_MASK, v, l);
+    const uint32_t c = __shfl_sync(FULL_MASK, count, l);
+    const uint32_t a = __shfl_sync(FULL_MASK, at, l);
+    for (uint32_t j = lane_id(); j < c; j += WARP_THREADS)
+      if (a + j < s.item_capacity)
+        out[a + j] = make_uint2(lv, j);
   }
 }
 
 /*
  * claim: the lane's K candidate vertices (bit k of mask: nbr[k] is one,
- * reached from src[k]) at level + 1. A plain load of the bitmap word
- * drops the visited ones first (most, in a large step), then atomicOr
- * claims; the claimant writes level and parent, reads the out-degree and
- * counts. Loads of the K candidates are issued together. Then append.
+ * reached from src[k]) at level + 1; atomicOr claims, and the claimant
+ * writes level and parent, loads its offsets, queues it and counts.
+ * - A large step (filter; bandwidth-bound): a plain load of the bitmap
+ *   word drops the visited candidates first (most of them); queue places
+ *   are reserved once the degrees are known, small-queue entries for the
+ *   small vertices and items for the large ones, one atomicAdd per
+ *   cursor and warp, both in flight together.
+ * - A small step (latency-bound): every claimed vertex takes a
+ *   small-queue entry (a large one with no edges), reserved while its
+ *   offsets are still loading, so the two round trips overlap; a warp
+ *   with large vertices then reserves their items.
  * Every lane calls it.
  */
 template <bool PARENTS, int K>
-__device__ __forceinline__ void
-claim(const Graph &g, const Search &s, const State &st, Accum *acc, Tally &t,
-      const uint32_t (&nbr)[K], const uint32_t (&src)[K], uint32_t mask) {
+__device__ __forceinline__ void claim(const Graph &g, const Search &s,
+                                      const State &st, Accum *acc, Tally &t,
+                                      bool filter, const uint32_t (&nbr)[K],
+                                      const uint32_t (&src)[K], uint32_t mask) {
   uint32_t *visited = s.bitmap(st.visited_parity);
-  uint32_t word[K];
+  if (filter) {
+    uint32_t word[K];
 #pragma unroll
-  for (int k = 0; k < K; ++k)
-    word[k] = (mask >> k) & 1u ? visited[nbr[k] >> 5] : 0u;
+    for (int k = 0; k < K; ++k)
+      word[k] = (mask >> k) & 1u ? visited[nbr[k] >> 5] : 0u;
 #pragma unroll
-  for (int k = 0; k < K; ++k)
-    if ((word[k] >> (nbr[k] & 31u)) & 1u)
-      mask &= ~(1u << k);
+    for (int k = 0; k < K; ++k)
+      if ((word[k] >> (nbr[k] & 31u)) & 1u)
+        mask &= ~(1u << k);
+  }
+  if (!__any_sync(FULL_MASK, mask != 0))
+    return;
 #pragma unroll
   for (int k = 0; k < K; ++k)
     if ((mask >> k) & 1u) {
@@ -215,23 +226,61 @@ claim(const Graph &g, const Search &s, const State &st, Accum *acc, Tally &t,
       if (atomicOr(&visited[nbr[k] >> 5], bit) & bit)
         mask &= ~(1u << k);
     }
-  uint64_t degree[K];
+  // The offsets' first use comes after the reservation, so that the
+  // warp does not wait for them before its atomicAdd.
+  uint64_t begin[K], degree[K];
 #pragma unroll
   for (int k = 0; k < K; ++k) {
-    degree[k] = 0;
+    begin[k] = degree[k] = 0;
     if ((mask >> k) & 1u) {
       const uint32_t v = nbr[k];
       s.levels[v] = int32_t(st.level + 1u);
       if (PARENTS)
         s.parents[v] = int32_t(src[k]);
-      degree[k] = g.offsets[v + 1] - g.offsets[v];
-      t.vertices += 1;
-      t.out_edges += degree[k];
-      t.in_edges +=
-          g.directed ? g.in_offsets[v + 1] - g.in_offsets[v] : degree[k];
+      begin[k] = g.offsets[v];
+      degree[k] = g.offsets[v + 1];
     }
   }
-  append<K>(s, acc, st.queue_parity ^ 1u, nbr, degree, mask);
+  const uint32_t parity = st.queue_parity ^ 1u;
+  uint32_t small_at = 0, items_at = 0, small = 0, items = 0;
+  if (!filter)
+    small_at = warp_reserve(&acc->small, __popc(mask));
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if ((mask >> k) & 1u) {
+      degree[k] -= begin[k];
+      if (degree[k] > BFS_SMALL_DEGREE)
+        items += chunks_of(degree[k]);
+      else
+        ++small;
+      t.vertices += 1;
+      t.out_edges += degree[k];
+      t.in_edges += g.directed ? g.in_offsets[nbr[k] + 1] - g.in_offsets[nbr[k]]
+                               : degree[k];
+    }
+  if (filter)
+    warp_reserve2(acc, small, items, small_at, items_at);
+  else if (__any_sync(FULL_MASK, items != 0))
+    items_at = warp_reserve(&acc->items, items);
+  Entry *small_out = s.small_queue(parity);
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if ((mask >> k) & 1u) {
+      const bool large = degree[k] > BFS_SMALL_DEGREE;
+      if (!large || !filter)
+        small_out[small_at++] =
+            Entry{nbr[k], large ? 0u : uint32_t(degree[k]), begin[k]};
+    }
+  if (!__any_sync(FULL_MASK, items != 0))
+    return;
+  uint2 *items_out = s.item_queue(parity);
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const bool large = ((mask >> k) & 1u) && degree[k] > BFS_SMALL_DEGREE;
+    const uint32_t count = large ? chunks_of(degree[k]) : 0u;
+    write_items(s, items_out, large, nbr[k], count, items_at);
+    items_at += count;
+  }
 }
 
 /*
@@ -244,27 +293,30 @@ claim(const Graph &g, const Search &s, const State &st, Accum *acc, Tally &t,
  *   coalesce.
  * - Items: warp w takes items w, w + W, ...: CHUNK_EDGES consecutive
  *   edges of one vertex, one pass.
- * Traffic: per frontier vertex its two offsets; per edge its column (4
- * bytes, coalesced runs) and a bitmap word (mostly L1/L2 hits); per new
- * vertex an atomicOr, a level (and parent), its offsets, a queue entry.
+ * Traffic: per frontier vertex its entry (16 bytes); per edge its column
+ * (4 bytes, coalesced runs), in a large step a bitmap word (mostly L1/L2
+ * hits); per new vertex an atomicOr, a level (and parent), its offsets, a
+ * queue entry.
  */
 template <bool PARENTS>
 __device__ __forceinline__ void top_down(const Graph &g, const Search &s,
-                                         const State &st, Accum *acc,
-                                         Tally &t) {
+                                         const State &st, Accum *acc, Tally &t,
+                                         Team team) {
   constexpr int K = BFS_TD_ITEMS;
-  const uint32_t lane = lane_id(), warp = grid_warp(), warps = grid_warps();
+  const uint32_t lane = lane_id(), warp = team.warp, warps = team.warps;
+  const bool filter = st.frontier_edges > BFS_TD_FILTER_EDGES;
   const uint32_t count = st.small_count;
-  const uint32_t *queue = s.small_queue(st.queue_parity);
+  const Entry *queue = s.small_queue(st.queue_parity);
   const uint32_t tiles = count / WARP_THREADS + (count % WARP_THREADS != 0);
   for (uint32_t tile = warp; tile < tiles; tile += warps) {
     const uint32_t i = tile * WARP_THREADS + lane;
     uint32_t v = 0, degree = 0;
     uint64_t begin = 0;
     if (i < count) {
-      v = queue[i];
-      begin = g.offsets[v];
-      degree = uint32_t(g.offsets[v + 1] - begin);
+      const Entry e = queue[i];
+      v = e.vertex;
+      degree = e.degree;
+      begin = e.begin;
     }
     const uint32_t incl = warp_inclusive_scan<Sum32>(degree);
     const uint32_t excl = incl - degree;
@@ -284,7 +336,7 @@ __device__ __forceinline__ void top_down(const Graph &g, const Search &s,
           mask |= 1u << k;
         }
       }
-      claim<PARENTS, K>(g, s, st, acc, t, nbr, src, mask);
+      claim<PARENTS, K>(g, s, st, acc, t, filter, nbr, src, mask);
     }
   }
   const uint2 *items = s.item_queue(st.queue_parity);
@@ -303,7 +355,7 @@ __device__ __forceinline__ void top_down(const Graph &g, const Search &s,
         mask |= 1u << k;
       }
     }
-    claim<PARENTS, K>(g, s, st, acc, t, nbr, src, mask);
+    claim<PARENTS, K>(g, s, st, acc, t, filter, nbr, src, mask);
   }
 }
 
@@ -415,8 +467,9 @@ bottom_up_word(const Graph &g, const Search &s, const State &st,
  */
 template <bool PARENTS>
 __device__ __forceinline__ void bottom_up(const Graph &g, const Search &s,
-                                          const State &st, Tally &t) {
-  const uint32_t lane = lane_id(), warp = grid_warp(), warps = grid_warps();
+                                          const State &st, Tally &t,
+                                          Team team) {
+  const uint32_t lane = lane_id(), warp = team.warp, warps = team.warps;
   const uint32_t *old_bits = s.bitmap(st.visited_parity);
   uint32_t *new_bits = s.bitmap(st.visited_parity ^ 1u);
   const uint32_t groups =
@@ -444,12 +497,14 @@ __device__ __forceinline__ void bottom_up(const Graph &g, const Search &s,
  * bitmap, not in the other) into the next queues, for a top-down step.
  * Warp w takes 32 bitmap words at a time (lane l word 32 w' + l); each
  * lane walks its word's new bits twice (count, then write after one
- * atomicAdd per queue and warp). Traffic: two words per 32 vertices, the
- * offsets and a queue entry per frontier vertex (n_f < n / beta here).
+ * atomicAdd per queue and warp). Traffic: two
+ * words per 32 vertices, the offsets and a queue entry per frontier
+ * vertex (n_f < n / beta here).
  */
 __device__ __forceinline__ void convert(const Graph &g, const Search &s,
-                                        const State &st, Accum *acc) {
-  const uint32_t lane = lane_id(), warp = grid_warp(), warps = grid_warps();
+                                        const State &st, Accum *acc,
+                                        Team team) {
+  const uint32_t lane = lane_id(), warp = team.warp, warps = team.warps;
   const uint32_t *cur = s.bitmap(st.visited_parity);
   const uint32_t *prev = s.bitmap(st.visited_parity ^ 1u);
   const uint32_t parity = st.queue_parity ^ 1u;
@@ -469,17 +524,17 @@ __device__ __forceinline__ void convert(const Graph &g, const Search &s,
       else
         items += chunks_of(d);
     }
-    uint32_t small_base, items_base;
-    reserve(acc, small, items, small_base, items_base);
+    uint32_t small_at, items_at;
+    warp_reserve2(acc, small, items, small_at, items_at);
     for (uint32_t bits = fresh; bits; bits &= bits - 1) {
       const uint32_t v = w * WARP_THREADS + uint32_t(__ffs(bits) - 1);
-      const uint64_t d = g.offsets[v + 1] - g.offsets[v];
+      const uint64_t begin = g.offsets[v], d = g.offsets[v + 1] - begin;
       if (d <= BFS_SMALL_DEGREE) {
-        s.small_queue(parity)[small_base++] = v;
+        s.small_queue(parity)[small_at++] = Entry{v, uint32_t(d), begin};
       } else {
-        for (uint32_t j = 0, c = chunks_of(d); j < c; ++j, ++items_base)
-          if (items_base < s.item_capacity)
-            s.item_queue(parity)[items_base] = make_uint2(v, j);
+        for (uint32_t j = 0, c = chunks_of(d); j < c; ++j, ++items_at)
+          if (items_at < s.item_capacity)
+            s.item_queue(parity)[items_at] = make_uint2(v, j);
       }
     }
   }
@@ -512,14 +567,14 @@ __device__ __forceinline__ void flush(const Tally &t, Accum *acc,
 }
 
 /*
- * step: step k of the search, by one block: derive S_k (thread 0; block 0
- * also publishes it, clears the accumulator of step k + 1 and keeps a
- * DONE state as the result), then the phase's share of work. S_k stays in
- * smem.state for the caller.
+ * derive: S_k into smem.state, by thread 0 of every block taking part
+ * (block 0 also publishes it, clears the accumulator of step k + 1 and
+ * keeps a DONE state as the result). Deriving S_k again gives the same
+ * state and the same stores: it reads state[(k-1) & 1] and
+ * acc[(k-1) % 3], and writes neither.
  */
-template <bool PARENTS>
-__device__ __forceinline__ void step(const Graph &g, const Search &s,
-                                     unsigned long long k, StepSmem &smem) {
+__device__ __forceinline__ void derive(const Search &s, unsigned long long k,
+                                       StepSmem &smem) {
   Control *c = s.control;
   if (threadIdx.x == 0) {
     const State cur =
@@ -535,21 +590,28 @@ __device__ __forceinline__ void step(const Graph &g, const Search &s,
     }
   }
   __syncthreads();
+}
+
+/* work: the share of this block's warps in step k, whose state derive
+ * left in smem.state (not DONE), by the team's warps; then the block's
+ * tallies. Every thread of the block calls it. */
+template <bool PARENTS>
+__device__ __forceinline__ void work(const Graph &g, const Search &s,
+                                     unsigned long long k, StepSmem &smem,
+                                     Team team) {
   const State &st = smem.state;
-  Accum *acc = &c->acc[k % 3];
+  Accum *acc = &s.control->acc[k % 3];
   Tally t{0, 0, 0};
   switch (st.phase) {
   case PHASE_TOP_DOWN:
-    top_down<PARENTS>(g, s, st, acc, t);
+    top_down<PARENTS>(g, s, st, acc, t, team);
     break;
   case PHASE_BOTTOM_UP:
-    bottom_up<PARENTS>(g, s, st, t);
-    break;
-  case PHASE_CONVERT:
-    convert(g, s, st, acc);
+    bottom_up<PARENTS>(g, s, st, t, team);
     break;
   default:
-    return; // DONE: every block returns here, none waits below
+    convert(g, s, st, acc, team);
+    break;
   }
   flush(t, acc, smem);
 }

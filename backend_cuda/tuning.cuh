@@ -532,11 +532,15 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
               "seg_mark blocks are whole warps (warp-combined atomics)");
 
 /* BFS tuning (bfs.cu, bfs_steps.cuh), overridable at build time (-D) for
- * sweeps. On the H200 (sm_90), median of 8 searches, RMAT 22 / 2048 x 2048
- * grid: one full wave (4 blocks of 256 per SM) 0.35 ms / 23.6 ms;
- * WAVE_PER_SM 2: 0.46 / 21.5; 1: 0.66 / 20.6 (the grid's ~3,000 levels
- * gain from a cheaper barrier, RMAT's wide bottom-up steps lose more);
- * COOPERATIVE 0: 0.47 / 27.0. The rest are first guesses:
+ * sweeps. On the H200 (sm_90), median of 16 searches, RMAT 22 / 2048 x
+ * 2048 grid: these defaults 0.411 ms / 20.0 ms, against 0.365 / 23.8 in
+ * the same run for the steps before the team and the queue entries (the
+ * grid's ~3,000 levels gain; RMAT, whose time is its bottom-up steps,
+ * loses). Before them, median of 8: WAVE_PER_SM 2: 0.46 / 21.5; 1: 0.66 /
+ * 20.6 against 0.35 / 23.6 for a full wave (a cheaper barrier helps the
+ * grid, fewer warps hurt RMAT's wide bottom-up steps more); COOPERATIVE
+ * 0: 0.47 / 27.0. TEAM_BLOCKS 8, 16 and 32 measured alike (19.2 - 20.3
+ * ms, an earlier form of the team). The rest are first guesses:
  * - blocks of THREADS, at least MIN_BLOCKS resident per SM (launch
  *   bounds); the grid is one full wave (as many blocks as are resident),
  *   or WAVE_PER_SM blocks per SM where that is fewer (fewer blocks meet
@@ -544,7 +548,18 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
  * - COOPERATIVE 1: one persistent cooperative launch runs every level,
  *   with a grid barrier between steps; 0 (or a device that cannot): one
  *   launch per step, queued in batches of FIRST_BATCH, doubling up to
- *   MAX_BATCH, with one read-back of the done flag per batch;
+ *   MAX_BATCH, with one read-back of the done flag per batch; batches
+ *   below OVERLAP_BATCH wait for their own flag, larger ones are queued
+ *   before the flag of the one before is read;
+ * - TEAM_BLOCKS: in the persistent launch, a top-down step whose
+ *   frontier fits one tile per warp of this many blocks runs on them
+ *   alone, with a barrier among them only; the other blocks wait at the
+ *   grid barrier until a step does not fit (0: every step on the whole
+ *   grid);
+ * - top-down: candidates are filtered by a plain load of their bitmap
+ *   word before the atomicOr only when the frontier has more than
+ *   TD_FILTER_EDGES out-edges (in a small step the load would only add
+ *   latency);
  * - top-down: a lane handles TD_ITEMS edges per pass (loads issued
  *   together); vertices of out-degree <= SMALL_DEGREE are expanded 32 at
  *   a time by a warp, load-balanced over their edges; larger ones are cut
@@ -567,8 +582,17 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
 #ifndef PRISM_CUDA_BFS_FIRST_BATCH
 #define PRISM_CUDA_BFS_FIRST_BATCH 8
 #endif
+#ifndef PRISM_CUDA_BFS_OVERLAP_BATCH
+#define PRISM_CUDA_BFS_OVERLAP_BATCH 32
+#endif
 #ifndef PRISM_CUDA_BFS_MAX_BATCH
 #define PRISM_CUDA_BFS_MAX_BATCH 256
+#endif
+#ifndef PRISM_CUDA_BFS_TEAM_BLOCKS
+#define PRISM_CUDA_BFS_TEAM_BLOCKS 16 /* 0: every step on the whole grid */
+#endif
+#ifndef PRISM_CUDA_BFS_TD_FILTER_EDGES
+#define PRISM_CUDA_BFS_TD_FILTER_EDGES 65536
 #endif
 #ifndef PRISM_CUDA_BFS_TD_ITEMS
 #define PRISM_CUDA_BFS_TD_ITEMS 4
@@ -591,8 +615,12 @@ constexpr int BFS_WAVE_PER_SM = PRISM_CUDA_BFS_WAVE_PER_SM;
 constexpr unsigned BFS_SMALL_DEGREE = PRISM_CUDA_BFS_SMALL_DEGREE;
 constexpr unsigned BFS_BU_THREAD_EDGES = PRISM_CUDA_BFS_BU_THREAD_EDGES;
 constexpr int BFS_BU_BATCH = PRISM_CUDA_BFS_BU_BATCH;
+constexpr unsigned BFS_TEAM_BLOCKS = PRISM_CUDA_BFS_TEAM_BLOCKS;
+constexpr unsigned long long BFS_TD_FILTER_EDGES =
+    PRISM_CUDA_BFS_TD_FILTER_EDGES;
 constexpr unsigned BFS_FIRST_BATCH = PRISM_CUDA_BFS_FIRST_BATCH;
 constexpr unsigned BFS_MAX_BATCH = PRISM_CUDA_BFS_MAX_BATCH;
+constexpr unsigned BFS_OVERLAP_BATCH = PRISM_CUDA_BFS_OVERLAP_BATCH;
 static_assert(BFS_THREADS % WARP_THREADS == 0, "bfs blocks are whole warps");
 static_assert(BFS_TD_ITEMS >= 1 && BFS_TD_ITEMS <= 32,
               "bfs top-down items: one bit each in a 32-bit mask");
