@@ -4,8 +4,18 @@
  * launch per step, queued in batches (policy.bfs_first_batch, doubling up
  * to bfs_max_batch) with no read-back in between: each launch derives its
  * step from device memory and returns at once after the last. After each
- * batch a non-blocking read fetches the done flag, which the host looks at
- * while the next batch runs: one round trip per batch, not per level.
+ * batch a non-blocking read fetches the done flag.
+ * - A batch smaller than bfs_overlap_batch waits for its own flag before
+ *   the next is queued. Most searches end within the first few batches,
+ *   and a launch queued past the end still costs its enqueue on the host
+ *   and a short run on the device; the wait costs one host round trip per
+ *   small batch, during which the device idles.
+ * - From bfs_overlap_batch on (long searches: paths, grids), the host
+ *   queues the next batch before it waits for the flag of the batch
+ *   before, which ran meanwhile: two batches in flight keep the device
+ *   busy across read-backs, at the price of up to two batches queued past
+ *   the end.
+ * Either way one round trip per batch, not per level.
  * Scratch (one request, regions at 256 bytes): control, two visited
  * bitmaps, two small queues, two item queues.
  */
@@ -47,7 +57,7 @@ static bfs_layout plan(size_t n, size_t m, size_t small_degree, size_t chunk) {
   l.visited = prism__cl_align(CONTROL_BYTES);
   l.visited_bytes = prism__cl_align(words * sizeof(cl_uint));
   l.small = l.visited + 2 * l.visited_bytes;
-  l.small_bytes = prism__cl_align(n * sizeof(cl_uint));
+  l.small_bytes = prism__cl_align(n * 4 * sizeof(cl_uint)); /* entries */
   l.items = l.small + 2 * l.small_bytes;
   l.items_bytes = prism__cl_align(l.item_capacity * 2 * sizeof(cl_uint));
   l.total = (size_t)(l.items + 2 * l.items_bytes);
@@ -114,16 +124,20 @@ static prism_status run_steps(prism_context *ctx, cl_kernel step,
       st = prism__cl_fail(ctx, err, "reading the bfs done flag");
       break;
     }
-    if (j > 0) {
-      cl_event prev = events[(j - 1) & 1];
-      events[(j - 1) & 1] = NULL;
-      err = clWaitForEvents(1, &prev);
-      clReleaseEvent(prev);
+    /* The flag to wait for: a small batch's own; a large batch's
+     * predecessor's, unless it has none or a small one (whose flag has
+     * been seen). */
+    const unsigned w = (batch < pol->bfs_overlap_batch ? j : j - 1) & 1;
+    if (events[w]) {
+      cl_event done = events[w];
+      events[w] = NULL;
+      err = clWaitForEvents(1, &done);
+      clReleaseEvent(done);
       if (err != CL_SUCCESS) {
         st = prism__cl_fail(ctx, err, "waiting for a bfs batch");
         break;
       }
-      if (flags[(j - 1) & 1] == PHASE_DONE)
+      if (flags[w] == PHASE_DONE)
         break;
     }
     if (k > max_steps)
@@ -153,16 +167,16 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
                        a->m);
 
   char options[512];
-  prism__cl_options(options, sizeof options, PRISM_U32, PRISM_SUM,
-                    "-DPRISM_WG=%zu -DPRISM_BFS_PARENTS=%d "
-                    "-DPRISM_BFS_TD_ITEMS=%u -DPRISM_BFS_CHUNK_PASSES=%u "
-                    "-DPRISM_BFS_SMALL_DEGREE=%u "
-                    "-DPRISM_BFS_BU_THREAD_EDGES=%u -DPRISM_BFS_BU_BATCH=%u "
-                    "-DPRISM_BFS_TILE_WORDS=%u -DPRISM_BFS_CONTIGUOUS=%d",
-                    wg, a->parents ? 1 : 0, pol->bfs_td_items,
-                    pol->bfs_chunk_passes, pol->bfs_small_degree,
-                    pol->bfs_bu_thread_edges, pol->bfs_bu_batch,
-                    pol->bfs_tile_words, pol->bfs_contiguous ? 1 : 0);
+  prism__cl_options(
+      options, sizeof options, PRISM_U32, PRISM_SUM,
+      "-DPRISM_WG=%zu -DPRISM_BFS_PARENTS=%d "
+      "-DPRISM_BFS_TD_ITEMS=%u -DPRISM_BFS_CHUNK_PASSES=%u "
+      "-DPRISM_BFS_SMALL_DEGREE=%u -DPRISM_BFS_TD_FILTER_EDGES=%u "
+      "-DPRISM_BFS_BU_THREAD_EDGES=%u -DPRISM_BFS_BU_BATCH=%u "
+      "-DPRISM_BFS_TILE_WORDS=%u -DPRISM_BFS_CONTIGUOUS=%d",
+      wg, a->parents ? 1 : 0, pol->bfs_td_items, pol->bfs_chunk_passes,
+      pol->bfs_small_degree, pol->bfs_td_filter_edges, pol->bfs_bu_thread_edges,
+      pol->bfs_bu_batch, pol->bfs_tile_words, pol->bfs_contiguous ? 1 : 0);
   cl_kernel init, step;
   prism_status st = prism__cl_kernel(ctx, "bfs.cl", options, "bfs_init", &init);
   if (st == PRISM_OK)

@@ -98,19 +98,26 @@ static const prism__cl_policy gpu_policy = {
      * (a group pass per item: larger vertices waste less of it);
      * bottom-up tiles of 8 words (a vertex per work-item), 32 in-edges
      * alone, then the group; read-backs after 4, 8, 16, ... 256 steps
-     * (H200, RMAT 22: 0.96 ms from 8, 0.86 ms from 4: a search of about
-     * ten steps queues 28 launches instead of 56) */
+     * (H200, RMAT 22, each batch queued before the previous one's flag
+     * was read: 0.96 ms from 8, 0.86 ms from 4); batches below 32 wait
+     * for their own flag: a search of about ten steps queues 12 launches,
+     * not 28 (each costs 8-9 us of host enqueue on NVIDIA's OpenCL with
+     * this kernel's arguments, and device time); top-down candidates
+     * filtered by a plain load only in steps of more than 65536 edges, as
+     * CUDA's */
     .bfs_wg = 256,
     .bfs_groups_per_cu = 8,
     .bfs_td_items = 4,
     .bfs_chunk_passes = 1,
     .bfs_small_degree = 64,
+    .bfs_td_filter_edges = 65536,
     .bfs_bu_thread_edges = 32,
     .bfs_bu_batch = 4,
     .bfs_tile_words = 8,
     .bfs_contiguous = 0,
     .bfs_first_batch = 4,
     .bfs_max_batch = 256,
+    .bfs_overlap_batch = 32,
 };
 
 /*
@@ -209,18 +216,22 @@ static const prism__cl_policy cpu_policy = {
      * range of tiles: serial loops over vertices and edges; items of 1024
      * edges split only vertices of more than 1024 out-edges; bottom-up
      * tiles of 64 words, every in-list scanned alone; read-backs after 4,
-     * 8, ... 64 steps (launches cost more here) */
+     * 8, ... 64 steps (launches cost more here); batches below 32 wait for
+     * their own flag; every top-down candidate filtered by a plain load
+     * (cheap next to an atomic on a CPU) */
     .bfs_wg = 1,
     .bfs_groups_per_cu = 16,
     .bfs_td_items = 16,
     .bfs_chunk_passes = 64,
     .bfs_small_degree = 1024,
+    .bfs_td_filter_edges = 0,
     .bfs_bu_thread_edges = 0,
     .bfs_bu_batch = 4,
     .bfs_tile_words = 64,
     .bfs_contiguous = 1,
     .bfs_first_batch = 4,
     .bfs_max_batch = 64,
+    .bfs_overlap_batch = 32,
 };
 
 /* Room kept free in local memory for what the compiler adds. */

@@ -144,6 +144,9 @@ typedef struct prism__cl_policy {
                                    bfs_td_items x this edges */
   unsigned bfs_small_degree;    /* out-degree up to which a vertex is
                                    expanded in its tile; above, in items */
+  unsigned bfs_td_filter_edges; /* top-down: frontier out-edges above which
+                                   candidates are filtered by a plain load
+                                   before the atomic_or */
   unsigned bfs_bu_thread_edges; /* bottom-up: in-edges a work-item scans
                                    alone (0: all); the group the rest */
   unsigned bfs_bu_batch;        /* bottom-up: in-edges loaded at once */
@@ -154,6 +157,9 @@ typedef struct prism__cl_policy {
   unsigned bfs_first_batch;     /* steps queued before the first read-back
                                    of the done flag; doubling up to */
   unsigned bfs_max_batch;
+  unsigned bfs_overlap_batch; /* batches of fewer steps wait for their
+                                 own flag; larger ones are queued before
+                                 the flag of the one before (0: all) */
 } prism__cl_policy;
 
 /** The policy for a device: the kind's constants fitted to its limits.

@@ -12,6 +12,10 @@
  *                              PRISM_WG x TD_ITEMS x CHUNK_PASSES edges.
  *   PRISM_BFS_SMALL_DEGREE     out-degree up to which a frontier vertex is
  *                              expanded within its tile; above, in items.
+ *   PRISM_BFS_TD_FILTER_EDGES  top-down: candidates are filtered by a plain
+ *                              load of their bitmap word (before the
+ *                              atomic_or) in steps whose frontier has more
+ *                              out-edges than this.
  *   PRISM_BFS_BU_THREAD_EDGES  bottom-up: in-edges a work-item scans
  *                              alone; the rest of a longer list is scanned
  *                              by the whole group (0: no limit).
@@ -32,7 +36,10 @@
  * Layout (the scratch buffer; backend_opencl/bfs.c carves it):
  *   control     bfs_control at byte 0
  *   visited[2]  bitmaps of ceil(n / 32) words; bits past n are set
- *   small[2]    queues of vertex ids (out-degree <= SMALL_DEGREE)
+ *   small[2]    queues of entries (vertex, out-degree, first out-edge as
+ *               two words): frontier vertices of out-degree <=
+ *               SMALL_DEGREE (and, queued by a small top-down step,
+ *               larger ones with no edges here: theirs go out as items)
  *   items[2]    queues of (vertex, chunk) for the larger vertices
  *
  * 64-bit counters are added as two 32-bit atomics with a carry (OpenCL
@@ -51,6 +58,9 @@
 #endif
 #ifndef PRISM_BFS_SMALL_DEGREE
 #define PRISM_BFS_SMALL_DEGREE 32
+#endif
+#ifndef PRISM_BFS_TD_FILTER_EDGES
+#define PRISM_BFS_TD_FILTER_EDGES 0
 #endif
 #ifndef PRISM_BFS_BU_THREAD_EDGES
 #define PRISM_BFS_BU_THREAD_EDGES 32
@@ -76,6 +86,26 @@
 #define PENDING_SLOTS 1
 #endif
 #define NO_HIT UINT_MAX
+/* ulong scratch: bottom-up's pending in-edge ranges, then flush's sums. */
+#define WIDE_SLOTS                                                             \
+  (3 * PRISM_WG > 2 * PENDING_SLOTS ? 3 * PRISM_WG : 2 * PENDING_SLOTS)
+
+/*
+ * Bottom-up and convert: work-item l owns the tile's vertices l, l + WG,
+ * ... (WG a power of two): bits OWN_BITS(l) of words OWN_WORD(l),
+ * OWN_WORD(l) + WORD_STRIDE, ...: at most OWN_WORDS words. A GPU group
+ * gives one vertex to each work-item; a group of one takes whole words.
+ */
+#if PRISM_WG >= 32
+#define WORD_STRIDE (PRISM_WG / 32)
+#define OWN_WORD(l) ((l) / 32)
+#define OWN_BITS(l) (1u << ((l) % 32))
+#else
+#define WORD_STRIDE 1
+#define OWN_WORD(l) 0u
+#define OWN_BITS(l) ((~0u / ((1u << PRISM_WG) - 1u)) << (l))
+#endif
+#define OWN_WORDS ((PRISM_BFS_TILE_WORDS + WORD_STRIDE - 1) / WORD_STRIDE)
 
 #define PHASE_TOP_DOWN 0u
 #define PHASE_BOTTOM_UP 1u
@@ -128,7 +158,7 @@ typedef struct bfs_graph {
 typedef struct bfs_search {
   __global bfs_control *control;
   __global uint *visited[2];
-  __global uint *small[2];
+  __global uint4 *small[2];
   __global uint2 *items[2];
   uint item_capacity;
   __global int *levels;
@@ -141,7 +171,7 @@ typedef struct bfs_search {
 __global uint *bitmap(const bfs_search *x, uint p) {
   return p ? x->visited[1] : x->visited[0];
 }
-__global uint *small_queue(const bfs_search *x, uint p) {
+__global uint4 *small_queue(const bfs_search *x, uint p) {
   return p ? x->small[1] : x->small[0];
 }
 __global uint2 *item_queue(const bfs_search *x, uint p) {
@@ -278,84 +308,107 @@ void reserve(__global bfs_accum *acc, uint small, uint items, uint *small_at,
   *items_at = l[3] + items_off;
 }
 
-/* Writes vertex v (out-degree d) at the reserved places. */
-void enqueue(const bfs_search *x, uint parity, uint v, ulong d, uint *small_at,
-             uint *items_at) {
-  if (d <= PRISM_BFS_SMALL_DEGREE) {
-    small_queue(x, parity)[(*small_at)++] = v;
-    return;
-  }
+/* A small-queue entry: vertex v, its out-degree d (0 for a vertex queued
+ * as items) and its first out-edge. */
+uint4 make_entry(uint v, uint d, ulong begin) {
+  return (uint4)(v, d, (uint)begin, (uint)(begin >> 32));
+}
+
+/* The items of vertex v (out-degree d) at *items_at. */
+void enqueue_items(const bfs_search *x, uint parity, uint v, ulong d,
+                   uint *items_at) {
   const uint c = chunks_of(d);
   for (uint j = 0; j < c; j++, (*items_at)++)
     if (*items_at < x->item_capacity)
       item_queue(x, parity)[*items_at] = (uint2)(v, j);
 }
 
-/*
- * append: the vertices of the set bits of mask (with out-degrees) go to
- * the next queues: small ones to the small queue, large ones as items.
- * Every work-item calls it.
- */
-void append(const bfs_search *x, __global bfs_accum *acc, uint parity,
-            const uint vertex[TD_ITEMS], const ulong degree[TD_ITEMS],
-            uint mask, __local uint *l_reserve) {
-  uint small = 0, items = 0;
-  for (uint k = 0; k < TD_ITEMS; k++)
-    if ((mask >> k) & 1u) {
-      if (degree[k] <= PRISM_BFS_SMALL_DEGREE)
-        small++;
-      else
-        items += chunks_of(degree[k]);
-    }
-  uint small_at, items_at;
-  reserve(acc, small, items, &small_at, &items_at, l_reserve);
-  for (uint k = 0; k < TD_ITEMS; k++)
-    if ((mask >> k) & 1u)
-      enqueue(x, parity, vertex[k], degree[k], &small_at, &items_at);
+/* Vertex v (out-degree d from begin) at the reserved places: the small
+ * queue or items. */
+void enqueue(const bfs_search *x, uint parity, uint v, ulong begin, ulong d,
+             uint *small_at, uint *items_at) {
+  if (d <= PRISM_BFS_SMALL_DEGREE)
+    small_queue(x, parity)[(*small_at)++] = make_entry(v, (uint)d, begin);
+  else
+    enqueue_items(x, parity, v, d, items_at);
 }
 
 /* ---- top-down ---------------------------------------------------------- */
 
 /*
  * claim: this work-item's candidate vertices (bit k of mask: nbr[k],
- * reached from src[k]) at level + 1. A plain load of the bitmap word drops
- * the visited ones first (most, in a large step), then atomic_or claims;
- * the claimant writes level and parent, reads the out-degree and counts.
- * Then append. Every work-item calls it.
+ * reached from src[k]) at level + 1; atomic_or claims, and the claimant
+ * writes level and parent, loads its offsets, queues it and counts.
+ * - A large step (filter; bandwidth-bound): a plain load of the bitmap
+ *   word drops the visited candidates first (most of them); queue places
+ *   are reserved once the degrees are known: small-queue entries for the
+ *   small vertices, items for the large ones.
+ * - A small step (latency-bound): every claimed vertex takes a
+ *   small-queue entry (a large one with no edges), reserved while its
+ *   offsets are still loading; then the items of the large ones.
+ * Every work-item calls it.
  */
 void claim(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
-           __global bfs_accum *acc, bfs_tally *t, const uint nbr[TD_ITEMS],
-           const uint src[TD_ITEMS], uint mask, __local uint *l_reserve) {
+           __global bfs_accum *acc, bfs_tally *t, int filter,
+           const uint nbr[TD_ITEMS], const uint src[TD_ITEMS], uint mask,
+           __local uint *l_reserve) {
   __global uint *visited = bitmap(x, st->visited_parity);
-  uint word[TD_ITEMS];
-  for (uint k = 0; k < TD_ITEMS; k++)
-    word[k] = (mask >> k) & 1u ? visited[nbr[k] >> 5] : 0u;
-  for (uint k = 0; k < TD_ITEMS; k++)
-    if ((word[k] >> (nbr[k] & 31u)) & 1u)
-      mask &= ~(1u << k);
+  if (filter) {
+    uint word[TD_ITEMS];
+    for (uint k = 0; k < TD_ITEMS; k++)
+      word[k] = (mask >> k) & 1u ? visited[nbr[k] >> 5] : 0u;
+    for (uint k = 0; k < TD_ITEMS; k++)
+      if ((word[k] >> (nbr[k] & 31u)) & 1u)
+        mask &= ~(1u << k);
+  }
   for (uint k = 0; k < TD_ITEMS; k++)
     if ((mask >> k) & 1u) {
       const uint bit = 1u << (nbr[k] & 31u);
       if (atomic_or(&visited[nbr[k] >> 5], bit) & bit)
         mask &= ~(1u << k);
     }
-  ulong degree[TD_ITEMS];
+  // The offsets' first use comes after the small step's reservation.
+  ulong begin[TD_ITEMS], degree[TD_ITEMS];
   for (uint k = 0; k < TD_ITEMS; k++) {
-    degree[k] = 0;
+    begin[k] = degree[k] = 0;
     if ((mask >> k) & 1u) {
       const uint v = nbr[k];
       x->levels[v] = (int)(st->level + 1u);
 #if PRISM_BFS_PARENTS
       x->parents[v] = (int)src[k];
 #endif
-      degree[k] = g->offsets[v + 1] - g->offsets[v];
+      begin[k] = g->offsets[v];
+      degree[k] = g->offsets[v + 1];
+    }
+  }
+  const uint parity = st->queue_parity ^ 1u;
+  uint small_at = 0, items_at = 0, small = 0, items = 0;
+  if (!filter)
+    reserve(acc, popcount(mask), 0u, &small_at, &items_at, l_reserve);
+  for (uint k = 0; k < TD_ITEMS; k++)
+    if ((mask >> k) & 1u) {
+      const uint v = nbr[k];
+      degree[k] -= begin[k];
+      if (degree[k] > PRISM_BFS_SMALL_DEGREE)
+        items += chunks_of(degree[k]);
+      else
+        small++;
       t->vertices += 1;
       t->out_edges += degree[k];
       t->in_edges +=
           g->directed ? g->in_offsets[v + 1] - g->in_offsets[v] : degree[k];
     }
-  }
-  append(x, acc, st->queue_parity ^ 1u, nbr, degree, mask, l_reserve);
+  reserve(acc, filter ? small : 0u, items, filter ? &small_at : &small,
+          &items_at, l_reserve);
+  for (uint k = 0; k < TD_ITEMS; k++)
+    if ((mask >> k) & 1u) {
+      const int large = degree[k] > PRISM_BFS_SMALL_DEGREE;
+      if (!large || !filter)
+        small_queue(x, parity)[small_at++] =
+            make_entry(nbr[k], large ? 0u : (uint)degree[k], begin[k]);
+      if (large)
+        enqueue_items(x, parity, nbr[k], degree[k], &items_at);
+    }
 }
 
 /* The tile entry whose edge range holds edge e: how many inclusive
@@ -380,17 +433,18 @@ uint group_owner(__local const uint *incl, uint e) {
  *   search over the scan: every work-item busy whatever the degrees.
  * - Items: the group takes one item at a time: CHUNK_EDGES consecutive
  *   edges of one vertex, CHUNK_PASSES passes.
- * Traffic: per frontier vertex its two offsets; per edge its column and a
- * bitmap word; per new vertex an atomic_or, a level (and parent), its
- * offsets, a queue entry.
+ * Traffic: per frontier vertex its entry (16 bytes); per edge its column,
+ * in a large step a bitmap word; per new vertex an atomic_or, a level (and
+ * parent), its offsets, a queue entry.
  */
 void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
               __global bfs_accum *acc, bfs_tally *t, __local uint *l_vertex,
               __local ulong *l_begin, __local uint *l_incl,
               __local uint *l_scan, __local uint *l_reserve) {
   const uint lid = get_local_id(0);
+  const int filter = st->frontier_edges > PRISM_BFS_TD_FILTER_EDGES;
   const uint count = st->small_count;
-  __global const uint *queue = small_queue(x, st->queue_parity);
+  __global const uint4 *queue = small_queue(x, st->queue_parity);
   ulong first, end, step;
   group_tiles(count / PRISM_WG + (count % PRISM_WG != 0), &first, &end, &step);
   for (ulong tile = first; tile < end; tile += step) {
@@ -398,9 +452,10 @@ void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
     uint v = 0, degree = 0;
     ulong begin = 0;
     if (i < count) {
-      v = queue[i];
-      begin = g->offsets[v];
-      degree = (uint)(g->offsets[v + 1] - begin);
+      const uint4 e = queue[i];
+      v = e.x;
+      degree = e.y;
+      begin = (ulong)e.w << 32 | e.z;
     }
     uint total;
     const uint excl = wg_scan_uint(degree, l_scan, &total);
@@ -421,7 +476,7 @@ void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
           mask |= 1u << k;
         }
       }
-      claim(g, x, st, acc, t, nbr, src, mask, l_reserve);
+      claim(g, x, st, acc, t, filter, nbr, src, mask, l_reserve);
     }
   }
   __global const uint2 *items = item_queue(x, st->queue_parity);
@@ -441,7 +496,7 @@ void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
           mask |= 1u << k;
         }
       }
-      claim(g, x, st, acc, t, nbr, src, mask, l_reserve);
+      claim(g, x, st, acc, t, filter, nbr, src, mask, l_reserve);
     }
   }
 }
@@ -450,6 +505,46 @@ void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
 
 int visited_bit(__global const uint *bits, uint u) {
   return (bits[u >> 5] >> (u & 31u)) & 1u;
+}
+
+/* The index of the lowest set bit of bits (not 0). */
+uint lowest_bit(uint bits) {
+  return 31u - clz(bits & (0u - bits));
+}
+
+/*
+ * next_tile: from tile on (step apart, below end), the first tile of
+ * TILE_WORDS bitmap words with a bit set in have & ~done (have 0: every
+ * bit), or end. Every work-item loads all of a tile's words (the same
+ * addresses across the group: broadcasts) and comes to the same answer, so
+ * the group passes over tiles with nothing to do without a barrier. fill
+ * (0: none) gets the passed tiles' words, all set. mine: the work-item's
+ * bits of the tile found (see OWN_WORD). Called in the condition of a loop
+ * over tiles, it leaves the loop's barriers under that uniform condition
+ * alone: a `continue` past them miscompiles on PoCL 3.1.
+ */
+ulong next_tile(ulong tile, ulong end, ulong step, uint words,
+                __global const uint *have, __global const uint *done,
+                __global uint *fill, uint mine[OWN_WORDS]) {
+  const uint lid = get_local_id(0);
+  for (; tile < end; tile += step) {
+    const uint w0 = (uint)tile * PRISM_BFS_TILE_WORDS;
+    uint any = 0;
+    for (uint j = 0; j < PRISM_BFS_TILE_WORDS; j++) {
+      const uint w = w0 + j;
+      const uint bits = w < words ? (have ? have[w] : ~0u) & ~done[w] : 0u;
+      any |= bits;
+      if (j % WORD_STRIDE == OWN_WORD(lid))
+        mine[j / WORD_STRIDE] = bits & OWN_BITS(lid);
+    }
+    if (any)
+      break;
+    if (fill)
+      for (uint j = lid; j < PRISM_BFS_TILE_WORDS && w0 + j < words;
+           j += PRISM_WG)
+        fill[w0 + j] = ~0u;
+  }
+  return tile;
 }
 
 /* Vertex v (bit lane of tile word w) found from parent. */
@@ -469,18 +564,22 @@ void record(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
 }
 
 /*
- * bottom_up: the group takes tiles of TILE_WORDS bitmap words; work-item l
- * owns vertices l, l + WG, ... of the tile. An unvisited vertex scans its
- * in-edges for a neighbour set in the old bitmap (visited before this
- * step: by the BFS invariant, exactly the frontier among its
- * in-neighbours) and stops at the first.
+ * bottom_up: the group takes tiles of TILE_WORDS bitmap words, passing
+ * over those without an unvisited vertex (most of them late in a search;
+ * next_tile stores their new words, all set). In the others an unvisited
+ * vertex (work-item l's: see OWN_WORD) scans its in-edges for a neighbour
+ * set in the old bitmap (visited before this step: by the BFS invariant,
+ * exactly the frontier among its in-neighbours) and stops at the first.
  * - Thread phase: the work-item alone, BU_BATCH edges per load round, up
  *   to BU_THREAD_EDGES edges.
  * - Group phase: the rest of each longer list (queued in local memory),
  *   the whole group at a time, the first hit by local atomic_min.
  * The group writes the tile's new bitmap words (old | found) and the found
- * vertices' levels and parents. Traffic: one old and one new word per 32
- * vertices; per unvisited vertex its in-offsets and the in-edges scanned.
+ * vertices' levels and parents. Every word of the new bitmap is written,
+ * as the two bitmaps alternate. A barrier follows the last local access
+ * (flush reuses l_pend_from and l_pend_to). Traffic: one old and one new
+ * word per 32 vertices; per unvisited vertex its in-offsets and the
+ * in-edges scanned.
  */
 void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
                bfs_tally *t, __local uint *l_found, __local uint *l_pend_v,
@@ -494,7 +593,10 @@ void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
   group_tiles(words / PRISM_BFS_TILE_WORDS +
                   (words % PRISM_BFS_TILE_WORDS != 0),
               &first, &end, &step);
-  for (ulong tile = first; tile < end; tile += step) {
+  uint mine[OWN_WORDS];
+  for (ulong tile = first; (tile = next_tile(tile, end, step, words, 0,
+                                             old_bits, new_bits, mine)) < end;
+       tile += step) {
     const uint w0 = (uint)tile * PRISM_BFS_TILE_WORDS;
     for (uint j = lid; j < PRISM_BFS_TILE_WORDS; j += PRISM_WG)
       l_found[j] = 0;
@@ -502,42 +604,42 @@ void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
       *l_pend_count = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     // Thread phase.
-    for (uint y = lid; y < TILE_VERTICES; y += PRISM_WG) {
-      const uint w = w0 + y / 32;
-      if (w >= words)
+    for (uint i = 0; i < OWN_WORDS; i++) {
+      const uint j = OWN_WORD(lid) + i * WORD_STRIDE;
+      if (j >= PRISM_BFS_TILE_WORDS)
         break;
-      if ((old_bits[w] >> (y % 32)) & 1u)
-        continue;
-      const uint v = w * 32 + y % 32;
-      ulong next = g->in_offsets[v];
-      const ulong stop_all = g->in_offsets[v + 1];
-      const ulong in_degree = stop_all - next;
+      for (uint bits = mine[i]; bits; bits &= bits - 1) {
+        const uint v = (w0 + j) * 32 + lowest_bit(bits);
+        ulong next = g->in_offsets[v];
+        const ulong stop_all = g->in_offsets[v + 1];
+        const ulong in_degree = stop_all - next;
 #if PRISM_BFS_BU_THREAD_EDGES > 0
-      const ulong stop = in_degree > PRISM_BFS_BU_THREAD_EDGES
-                             ? next + PRISM_BFS_BU_THREAD_EDGES
-                             : stop_all;
+        const ulong stop = in_degree > PRISM_BFS_BU_THREAD_EDGES
+                               ? next + PRISM_BFS_BU_THREAD_EDGES
+                               : stop_all;
 #else
-      const ulong stop = stop_all;
+        const ulong stop = stop_all;
 #endif
-      int found = 0;
-      uint parent = 0;
-      for (; !found && next < stop; next += PRISM_BFS_BU_BATCH) {
-        uint u[PRISM_BFS_BU_BATCH];
-        for (uint j = 0; j < PRISM_BFS_BU_BATCH; j++)
-          u[j] = next + j < stop ? g->in_cols[next + j] : 0u;
-        for (uint j = PRISM_BFS_BU_BATCH; j-- > 0;)
-          if (next + j < stop && visited_bit(old_bits, u[j])) {
-            found = 1;
-            parent = u[j];
-          }
-      }
-      if (found) {
-        record(g, x, st, t, v, parent, in_degree, &l_found[y / 32]);
-      } else if (stop < stop_all) {
-        const uint slot = atomic_inc(l_pend_count);
-        l_pend_v[slot] = v;
-        l_pend_from[slot] = stop;
-        l_pend_to[slot] = stop_all;
+        int found = 0;
+        uint parent = 0;
+        for (; !found && next < stop; next += PRISM_BFS_BU_BATCH) {
+          uint u[PRISM_BFS_BU_BATCH];
+          for (uint k = 0; k < PRISM_BFS_BU_BATCH; k++)
+            u[k] = next + k < stop ? g->in_cols[next + k] : 0u;
+          for (uint k = PRISM_BFS_BU_BATCH; k-- > 0;)
+            if (next + k < stop && visited_bit(old_bits, u[k])) {
+              found = 1;
+              parent = u[k];
+            }
+        }
+        if (found) {
+          record(g, x, st, t, v, parent, in_degree, &l_found[j]);
+        } else if (stop < stop_all) {
+          const uint slot = atomic_inc(l_pend_count);
+          l_pend_v[slot] = v;
+          l_pend_from[slot] = stop;
+          l_pend_to[slot] = stop_all;
+        }
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -569,9 +671,9 @@ void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
-    for (uint j = lid; j < PRISM_BFS_TILE_WORDS; j += PRISM_WG)
-      if (w0 + j < words)
-        new_bits[w0 + j] = old_bits[w0 + j] | l_found[j];
+    for (uint j = lid; j < PRISM_BFS_TILE_WORDS && w0 + j < words;
+         j += PRISM_WG)
+      new_bits[w0 + j] = old_bits[w0 + j] | l_found[j];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -581,9 +683,11 @@ void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
 /*
  * convert: the vertices the last bottom-up step found (set in the current
  * bitmap, not in the other) into the next queues, for a top-down step.
- * Tiles as bottom_up's; each work-item walks its vertices twice (count,
- * then write after reserve). Traffic: two words per 32 vertices, offsets
- * and a queue entry per frontier vertex (n_f < n / beta here).
+ * Tiles as bottom_up's, passing over those without a new vertex (most of
+ * them: n_f < n / beta here); in the others each work-item walks its new
+ * vertices (see OWN_WORD) twice: count, then write after reserve.
+ * Traffic: two words per 32 vertices, offsets and a queue entry per
+ * frontier vertex.
  */
 void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
              __global bfs_accum *acc, __local uint *l_reserve) {
@@ -596,14 +700,18 @@ void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
   group_tiles(words / PRISM_BFS_TILE_WORDS +
                   (words % PRISM_BFS_TILE_WORDS != 0),
               &first, &end, &step);
-  for (ulong tile = first; tile < end; tile += step) {
+  uint mine[OWN_WORDS];
+  for (ulong tile = first;
+       (tile = next_tile(tile, end, step, words, cur, prev, 0, mine)) < end;
+       tile += step) {
     const uint w0 = (uint)tile * PRISM_BFS_TILE_WORDS;
     uint small = 0, items = 0;
-    for (uint y = lid; y < TILE_VERTICES && w0 + y / 32 < words;
-         y += PRISM_WG) {
-      const uint w = w0 + y / 32;
-      if (((cur[w] & ~prev[w]) >> (y % 32)) & 1u) {
-        const uint v = w * 32 + y % 32;
+    for (uint i = 0; i < OWN_WORDS; i++) {
+      const uint j = OWN_WORD(lid) + i * WORD_STRIDE;
+      if (j >= PRISM_BFS_TILE_WORDS)
+        break;
+      for (uint bits = mine[i]; bits; bits &= bits - 1) {
+        const uint v = (w0 + j) * 32 + lowest_bit(bits);
         const ulong d = g->offsets[v + 1] - g->offsets[v];
         if (d <= PRISM_BFS_SMALL_DEGREE)
           small++;
@@ -613,13 +721,14 @@ void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
     }
     uint small_at, items_at;
     reserve(acc, small, items, &small_at, &items_at, l_reserve);
-    for (uint y = lid;
-         (small | items) && y < TILE_VERTICES && w0 + y / 32 < words;
-         y += PRISM_WG) {
-      const uint w = w0 + y / 32;
-      if (((cur[w] & ~prev[w]) >> (y % 32)) & 1u) {
-        const uint v = w * 32 + y % 32;
-        enqueue(x, parity, v, g->offsets[v + 1] - g->offsets[v], &small_at,
+    for (uint i = 0; i < OWN_WORDS; i++) {
+      const uint j = OWN_WORD(lid) + i * WORD_STRIDE;
+      if (j >= PRISM_BFS_TILE_WORDS)
+        break;
+      for (uint bits = mine[i]; bits; bits &= bits - 1) {
+        const uint v = (w0 + j) * 32 + lowest_bit(bits);
+        const ulong begin = g->offsets[v];
+        enqueue(x, parity, v, begin, g->offsets[v + 1] - begin, &small_at,
                 &items_at);
       }
     }
@@ -628,27 +737,39 @@ void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
 
 /* ---- kernels ----------------------------------------------------------- */
 
-/* The group's tallies into the step's accumulator: a tree per counter in
- * local memory (l: PRISM_WG values), then one work-item adds the group's
- * (none for a group that found nothing). */
-void flush(bfs_tally t, __global bfs_accum *acc, __local ulong *l) {
+/*
+ * flush: the group's tallies into the step's accumulator: one tree over
+ * the three counters in local memory (l: 3 x PRISM_WG values), each round
+ * halving the partial sums left, and in the last round (one left)
+ * work-item 0 adds the group's. A group whose work-items all tallied
+ * nothing (l_tallied still 0, as the kernel's first barrier left it) runs
+ * no round. The adds sit before the round's barrier rather than after the
+ * loop: PoCL 3.1 can run a work-item 0 branch at the kernel's end on every
+ * work-item. Every work-item calls it.
+ */
+void flush(bfs_tally t, __global bfs_accum *acc, __local ulong *l,
+           __local uint *l_tallied) {
   const uint lid = get_local_id(0);
-  ulong sums[3] = {t.vertices, t.out_edges, t.in_edges};
-  for (uint c = 0; c < 3; c++) {
-    l[lid] = sums[c];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint stride = PRISM_WG / 2; stride > 0; stride >>= 1) {
-      if (lid < stride)
-        l[lid] += l[lid + stride];
-      barrier(CLK_LOCAL_MEM_FENCE);
+  l[lid] = t.vertices;
+  l[PRISM_WG + lid] = t.out_edges;
+  l[2 * PRISM_WG + lid] = t.in_edges;
+  if (t.vertices | t.out_edges | t.in_edges)
+    atomic_or(l_tallied, 1u);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint left = *l_tallied ? PRISM_WG : 0; left > 0; left /= 2) {
+    const uint pairs = left / 2;
+    if (pairs) {
+      if (lid < pairs) {
+        l[lid] += l[lid + pairs];
+        l[PRISM_WG + lid] += l[PRISM_WG + lid + pairs];
+        l[2 * PRISM_WG + lid] += l[2 * PRISM_WG + lid + pairs];
+      }
+    } else if (lid == 0) {
+      counter_add(acc->vertices, l[0]);
+      counter_add(acc->out_edges, l[PRISM_WG]);
+      counter_add(acc->in_edges, l[2 * PRISM_WG]);
     }
-    sums[c] = l[0];
     barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0 && sums[0]) {
-    counter_add(acc->vertices, sums[0]);
-    counter_add(acc->out_edges, sums[1]);
-    counter_add(acc->in_edges, sums[2]);
   }
 }
 
@@ -677,7 +798,7 @@ bfs_search make_search(__global uchar *scratch, ulong visited_off,
   x.control = SCRATCH(bfs_control, scratch, 0);
   for (uint p = 0; p < 2; p++) {
     x.visited[p] = SCRATCH(uint, scratch, visited_off + p * visited_bytes);
-    x.small[p] = SCRATCH(uint, scratch, small_off + p * small_bytes);
+    x.small[p] = SCRATCH(uint4, scratch, small_off + p * small_bytes);
     x.items[p] = SCRATCH(uint2, scratch, items_off + p * items_bytes);
   }
   x.item_capacity = item_capacity;
@@ -721,7 +842,7 @@ bfs_init(BFS_KERNEL_ARGS, uint source) {
 #endif
   const ulong degree = offsets[source + 1] - offsets[source];
   uint small_at = 0, items_at = 0;
-  enqueue(&x, 0, source, degree, &small_at, &items_at);
+  enqueue(&x, 0, source, offsets[source], degree, &small_at, &items_at);
   const ulong in_degree =
       directed ? in_offsets[source + 1] - in_offsets[source] : degree;
   bfs_state st = {0};
@@ -746,11 +867,10 @@ __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 bfs_step(BFS_KERNEL_ARGS, ulong k) {
   __local bfs_state l_state;
   __local uint l_vertex[PRISM_WG], l_incl[PRISM_WG], l_scan[2 * PRISM_WG];
-  __local ulong l_begin[PRISM_WG], l_sum[PRISM_WG];
+  __local ulong l_begin[PRISM_WG], l_wide[WIDE_SLOTS];
   __local uint l_reserve[4];
   __local uint l_found[PRISM_BFS_TILE_WORDS], l_pend_v[PENDING_SLOTS];
-  __local ulong l_pend_from[PENDING_SLOTS], l_pend_to[PENDING_SLOTS];
-  __local uint l_pend_count, l_first;
+  __local uint l_pend_count, l_first, l_tallied;
   BFS_SETUP;
   __global bfs_control *c = x.control;
   if (get_local_id(0) == 0) {
@@ -758,6 +878,7 @@ bfs_step(BFS_KERNEL_ARGS, ulong k) {
         k == 0 ? c->state[0]
                : advance(c->state[(k - 1) & 1], &c->acc[(k - 1) % 3], &x, n);
     l_state = cur;
+    l_tallied = 0;
     if (get_group_id(0) == 0) {
       c->state[k & 1] = cur;
       const bfs_accum zero = {0};
@@ -776,9 +897,9 @@ bfs_step(BFS_KERNEL_ARGS, ulong k) {
     top_down(&g, &x, &st, acc, &t, l_vertex, l_begin, l_incl, l_scan,
              l_reserve);
   else if (st.phase == PHASE_BOTTOM_UP)
-    bottom_up(&g, &x, &st, &t, l_found, l_pend_v, l_pend_from, l_pend_to,
-              &l_pend_count, &l_first);
+    bottom_up(&g, &x, &st, &t, l_found, l_pend_v, l_wide,
+              l_wide + PENDING_SLOTS, &l_pend_count, &l_first);
   else
     convert(&g, &x, &st, acc, l_reserve);
-  flush(t, acc, l_sum);
+  flush(t, acc, l_wide, &l_tallied);
 }
