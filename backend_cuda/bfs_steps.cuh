@@ -145,12 +145,11 @@ __device__ __forceinline__ uint32_t warp_reserve(uint32_t *cursor,
   return __shfl_sync(FULL_MASK, base, 0) + incl - count;
 }
 
-/* warp_reserve on two cursors at once (both atomicAdds in flight
- * together). Every lane calls it. */
-__device__ __forceinline__ void warp_reserve2(Accum *acc, uint32_t small,
-                                              uint32_t items,
-                                              uint32_t &small_at,
-                                              uint32_t &items_at) {
+/* reserve: warp_reserve on the small-queue and item cursors at once (both
+ * atomicAdds in flight together). Every lane calls it. */
+__device__ __forceinline__ void reserve(Accum *acc, uint32_t small,
+                                        uint32_t items, uint32_t &small_at,
+                                        uint32_t &items_at) {
   const uint32_t small_incl = warp_inclusive_scan<Sum32>(small);
   const uint32_t items_incl = warp_inclusive_scan<Sum32>(items);
   const uint32_t small_total =
@@ -259,7 +258,7 @@ __device__ __forceinline__ void claim(const Graph &g, const Search &s,
                                : degree[k];
     }
   if (filter)
-    warp_reserve2(acc, small, items, small_at, items_at);
+    reserve(acc, small, items, small_at, items_at);
   else if (__any_sync(FULL_MASK, items != 0))
     items_at = warp_reserve(&acc->items, items);
   Entry *small_out = s.small_queue(parity);
@@ -525,7 +524,7 @@ __device__ __forceinline__ void convert(const Graph &g, const Search &s,
         items += chunks_of(d);
     }
     uint32_t small_at, items_at;
-    warp_reserve2(acc, small, items, small_at, items_at);
+    reserve(acc, small, items, small_at, items_at);
     for (uint32_t bits = fresh; bits; bits &= bits - 1) {
       const uint32_t v = w * WARP_THREADS + uint32_t(__ffs(bits) - 1);
       const uint64_t begin = g.offsets[v], d = g.offsets[v + 1] - begin;

@@ -382,9 +382,9 @@ void claim(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
     }
   }
   const uint parity = st->queue_parity ^ 1u;
-  uint small_at = 0, items_at = 0, small = 0, items = 0;
+  uint small_at = 0, items_at = 0, small = 0, items = 0, unused;
   if (!filter)
-    reserve(acc, popcount(mask), 0u, &small_at, &items_at, l_reserve);
+    reserve(acc, popcount(mask), 0u, &small_at, &unused, l_reserve);
   for (uint k = 0; k < TD_ITEMS; k++)
     if ((mask >> k) & 1u) {
       const uint v = nbr[k];
@@ -398,7 +398,8 @@ void claim(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
       t->in_edges +=
           g->directed ? g->in_offsets[v + 1] - g->in_offsets[v] : degree[k];
     }
-  reserve(acc, filter ? small : 0u, items, filter ? &small_at : &small,
+  // A large step reserves both queues here, a small one only the items.
+  reserve(acc, filter ? small : 0u, items, filter ? &small_at : &unused,
           &items_at, l_reserve);
   for (uint k = 0; k < TD_ITEMS; k++)
     if ((mask >> k) & 1u) {
