@@ -33,15 +33,12 @@
 #include "bfs_steps.cuh"
 #include "cuda_internal.h"
 
-#include <cooperative_groups.h>
 #include <stdint.h>
 #include <string.h>
 
 namespace prism_cuda {
 namespace bfs {
 namespace {
-
-namespace cg = cooperative_groups;
 
 /*
  * bfs_init: one warp seeds the search: the source's visited bit and the
@@ -91,27 +88,33 @@ __device__ __forceinline__ bool team_step(const State &st,
          st.item_count <= team_warps;
 }
 
-/* A barrier among blocks 0 .. blocks - 1 on counter (zero at the start of
+/*
+ * A barrier among blocks 0 .. blocks - 1 on counter (zero at the start of
  * the search), as the grid barrier of cooperative groups: block 0 adds
- * 2^31 - (blocks - 1), the others 1, with release semantics, so the top
- * bit flips when the last arrives; each polls for the flip with acquire
- * loads. */
-__device__ __forceinline__ void team_sync(unsigned int *counter,
-                                          unsigned int blocks) {
+ * 2^31 - (blocks - 1), the others 1, so the top bit flips when the last
+ * arrives. The arrival is a reduction (release), not an atomic whose old
+ * value comes back: a block knows which flip it waits for from the
+ * barriers it has passed (*passed, thread 0's count in shared memory),
+ * and polls from the moment it has arrived; after the flip, one acquire
+ * fence. One round trip less than waiting for the old value.
+ */
+__device__ __forceinline__ void
+barrier(unsigned int *counter, unsigned int blocks, unsigned int *passed) {
   __syncthreads();
   if (threadIdx.x == 0) {
     const unsigned int add = blockIdx.x == 0 ? 0x80000000u - (blocks - 1) : 1u;
-    unsigned int old, now;
-    asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;"
-                 : "=r"(old)
-                 : "l"(counter), "r"(add)
+    const unsigned int flipped = (++*passed & 1u) << 31;
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(counter),
+                 "r"(add)
                  : "memory");
+    unsigned int now;
     do {
-      asm volatile("ld.acquire.gpu.u32 %0, [%1];"
+      asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];"
                    : "=r"(now)
                    : "l"(counter)
                    : "memory");
-    } while (((old ^ now) & 0x80000000u) == 0);
+    } while ((now & 0x80000000u) != flipped);
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
   }
   __syncthreads();
 }
@@ -126,14 +129,31 @@ __device__ __forceinline__ void team_sync(unsigned int *counter,
  * block derives that step again. Any other step runs on the whole grid,
  * with a grid barrier after it. All leave together at DONE. One call of
  * work serves both, so the kernel holds one copy of the steps' code.
+ * After a top-down or convert step a block knows where the next step's
+ * small queue is before it knows that step: each warp loads its first
+ * tile of it while S_k is being derived, so a small step's chain of
+ * dependent loads is one round trip shorter (the entries are its first
+ * link, and a level of a grid graph is one tile per warp).
  */
 template <bool PARENTS>
 __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
     bfs_persistent(Graph g, Search s, unsigned int team_blocks) {
   __shared__ StepSmem smem;
+  __shared__ unsigned int passed[2]; /* grid, team barriers */
   constexpr uint32_t WARPS = BFS_THREADS / WARP_THREADS;
+  if (threadIdx.x == 0)
+    passed[0] = passed[1] = 0;
   bool in_team = false;
+  // Set after a top-down or convert step: step k's small queue, if it is
+  // top-down, is small[ahead_parity].
+  bool ahead_known = false;
+  uint32_t ahead_parity = 0;
   for (unsigned long long k = 0;;) {
+    // The warp's first tile, loaded while S_k is derived.
+    Ahead ahead{Entry{0, 0, 0}, false};
+    const uint32_t first = whole_grid().warp * WARP_THREADS + lane_id();
+    if (ahead_known && first < g.n)
+      ahead.entry = s.small_queue(ahead_parity)[first];
     derive(s, k, smem);
     const bool small =
         team_blocks && team_step(smem.state, team_blocks * WARPS);
@@ -142,22 +162,29 @@ __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
       if (in_team && blockIdx.x == 0 && threadIdx.x == 0)
         s.control->resume = k;
       in_team = false;
-      cg::this_grid().sync();
+      ahead_known = false;
+      barrier(&s.control->grid_barrier, gridDim.x, &passed[0]);
       k = __ldcg(&s.control->resume);
       continue; // every block derives S_k again
     }
-    in_team = small;
-    if (smem.state.phase == PHASE_DONE)
+    const State &st = smem.state;
+    if (st.phase == PHASE_DONE)
       return;
+    ahead.loaded = ahead_known && st.queue_parity == ahead_parity;
     Team team = whole_grid();
-    if (in_team)
+    if (small)
       team.warps = team_blocks * WARPS;
-    work<PARENTS>(g, s, k, smem, team);
+    work<PARENTS>(g, s, k, smem, team, ahead);
+    // The loop's state again, from shared memory: none of it stays in
+    // registers through the step's work.
+    in_team = team_blocks && team_step(st, team_blocks * WARPS);
+    ahead_known = st.phase == PHASE_TOP_DOWN || st.phase == PHASE_CONVERT;
+    ahead_parity = st.queue_parity ^ 1u;
+    k = smem.step + 1;
     if (in_team)
-      team_sync(&s.control->team_barrier, team_blocks);
+      barrier(&s.control->team_barrier, team_blocks, &passed[1]);
     else
-      cg::this_grid().sync();
-    ++k;
+      barrier(&s.control->grid_barrier, gridDim.x, &passed[0]);
   }
 }
 
@@ -168,7 +195,7 @@ __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
   __shared__ StepSmem smem;
   derive(s, k, smem);
   if (smem.state.phase != PHASE_DONE)
-    work<PARENTS>(g, s, k, smem, whole_grid());
+    work<PARENTS>(g, s, k, smem, whole_grid(), Ahead{Entry{0, 0, 0}, false});
 }
 
 /* Byte offsets of the scratch regions. */

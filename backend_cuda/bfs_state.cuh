@@ -69,14 +69,15 @@ struct alignas(16) Accum {
   unsigned long long vertices, out_edges, in_edges;
 };
 
-/* team_barrier: the counter of the barrier among the team's blocks;
- * resume: the step at which the team handed back to the whole grid. */
+/* grid_barrier, team_barrier: the counters of the barriers among all
+ * blocks and among the team's (bfs.cu); resume: the step at which the
+ * team handed back to the whole grid. */
 struct Control {
   State state[2];
   State result;
   Accum acc[3];
   unsigned long long resume;
-  unsigned int team_barrier;
+  unsigned int grid_barrier, team_barrier;
 };
 
 /* The switch thresholds (prism_bfs_options) and the vertex count. */

@@ -98,12 +98,21 @@ struct Tally {
 /* Shared memory of a step's block. */
 struct StepSmem {
   State state;
+  unsigned long long step; /* k of state */
   Tally warps[BFS_THREADS / WARP_THREADS];
 };
 
 /* The warps taking part in a step: this one is warp of warps. */
 struct Team {
   uint32_t warp, warps;
+};
+
+/* A top-down step's first small-queue tile (tile team.warp), this lane's
+ * entry, loaded before the step's state was known (loaded: true), or
+ * not loaded. */
+struct Ahead {
+  Entry entry;
+  bool loaded;
 };
 
 /* Every warp of the grid. */
@@ -300,18 +309,23 @@ __device__ __forceinline__ void claim(const Graph &g, const Search &s,
 template <bool PARENTS>
 __device__ __forceinline__ void top_down(const Graph &g, const Search &s,
                                          const State &st, Accum *acc, Tally &t,
-                                         Team team) {
+                                         Team team, const Ahead &ahead) {
   constexpr int K = BFS_TD_ITEMS;
   const uint32_t lane = lane_id(), warp = team.warp, warps = team.warps;
   const bool filter = st.frontier_edges > BFS_TD_FILTER_EDGES;
   const uint32_t count = st.small_count;
   const Entry *queue = s.small_queue(st.queue_parity);
   const uint32_t tiles = count / WARP_THREADS + (count % WARP_THREADS != 0);
-  for (uint32_t tile = warp; tile < tiles; tile += warps) {
+  // The lane's entry of the tile (the first may be loaded already).
+  uint32_t v = ahead.entry.vertex, degree = ahead.entry.degree;
+  uint64_t begin = ahead.entry.begin;
+  bool loaded = ahead.loaded;
+  for (uint32_t tile = warp; tile < tiles; tile += warps, loaded = false) {
     const uint32_t i = tile * WARP_THREADS + lane;
-    uint32_t v = 0, degree = 0;
-    uint64_t begin = 0;
-    if (i < count) {
+    if (i >= count) {
+      v = degree = 0;
+      begin = 0;
+    } else if (!loaded) {
       const Entry e = queue[i];
       v = e.vertex;
       degree = e.degree;
@@ -566,7 +580,8 @@ __device__ __forceinline__ void flush(const Tally &t, Accum *acc,
 }
 
 /*
- * derive: S_k into smem.state, by thread 0 of every block taking part
+ * derive: S_k into smem.state (k into smem.step), by thread 0 of every
+ * block taking part
  * (block 0 also publishes it, clears the accumulator of step k + 1 and
  * keeps a DONE state as the result). Deriving S_k again gives the same
  * state and the same stores: it reads state[(k-1) & 1] and
@@ -581,6 +596,7 @@ __device__ __forceinline__ void derive(const Search &s, unsigned long long k,
                : advance(load_global(&c->state[(k - 1) & 1]),
                          load_global(&c->acc[(k - 1) % 3]), s.heuristic);
     smem.state = cur;
+    smem.step = k;
     if (blockIdx.x == 0) {
       c->state[k & 1] = cur;
       c->acc[(k + 1) % 3] = Accum{};
@@ -592,18 +608,19 @@ __device__ __forceinline__ void derive(const Search &s, unsigned long long k,
 }
 
 /* work: the share of this block's warps in step k, whose state derive
- * left in smem.state (not DONE), by the team's warps; then the block's
- * tallies. Every thread of the block calls it. */
+ * left in smem.state (not DONE), by the team's warps (a top-down step
+ * takes its first tile from ahead where that is loaded); then the
+ * block's tallies. Every thread of the block calls it. */
 template <bool PARENTS>
 __device__ __forceinline__ void work(const Graph &g, const Search &s,
                                      unsigned long long k, StepSmem &smem,
-                                     Team team) {
+                                     Team team, const Ahead &ahead) {
   const State &st = smem.state;
   Accum *acc = &s.control->acc[k % 3];
   Tally t{0, 0, 0};
   switch (st.phase) {
   case PHASE_TOP_DOWN:
-    top_down<PARENTS>(g, s, st, acc, t, team);
+    top_down<PARENTS>(g, s, st, acc, t, team, ahead);
     break;
   case PHASE_BOTTOM_UP:
     bottom_up<PARENTS>(g, s, st, t, team);
