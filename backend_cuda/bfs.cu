@@ -80,11 +80,12 @@ __global__ void bfs_init(Graph g, Search s, uint32_t source) {
 }
 
 /* Whether the team (team_warps warps) takes step S alone: a top-down
- * step with at most one tile and one item per warp. */
+ * step with at most one tile (BFS_TEAM_TILE vertices) and one item per
+ * warp. */
 __device__ __forceinline__ bool team_step(const State &st,
                                           uint32_t team_warps) {
   return st.phase == PHASE_TOP_DOWN &&
-         st.small_count <= team_warps * uint32_t(WARP_THREADS) &&
+         st.small_count <= team_warps * BFS_TEAM_TILE &&
          st.item_count <= team_warps;
 }
 
@@ -150,9 +151,11 @@ __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
   uint32_t ahead_parity = 0;
   for (unsigned long long k = 0;;) {
     // The warp's first tile, loaded while S_k is derived.
+    // (Team steps follow team steps: their tile is the guess in a team.)
     Ahead ahead{Entry{0, 0, 0}, false};
-    const uint32_t first = whole_grid().warp * WARP_THREADS + lane_id();
-    if (ahead_known && first < g.n)
+    const uint32_t per = in_team ? BFS_TEAM_TILE : WARP_THREADS;
+    const uint32_t first = whole_grid().warp * per + lane_id();
+    if (ahead_known && lane_id() < per && first < g.n)
       ahead.entry = s.small_queue(ahead_parity)[first];
     derive(s, k, smem);
     const bool small =
@@ -170,10 +173,13 @@ __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
     const State &st = smem.state;
     if (st.phase == PHASE_DONE)
       return;
-    ahead.loaded = ahead_known && st.queue_parity == ahead_parity;
     Team team = whole_grid();
-    if (small)
+    if (small) {
       team.warps = team_blocks * WARPS;
+      team.tile = BFS_TEAM_TILE;
+    }
+    ahead.loaded = ahead_known && st.queue_parity == ahead_parity &&
+                   team.tile == (in_team ? BFS_TEAM_TILE : WARP_THREADS);
     work<PARENTS>(g, s, k, smem, team, ahead);
     // The loop's state again, from shared memory: none of it stays in
     // registers through the step's work.

@@ -102,9 +102,10 @@ struct StepSmem {
   Tally warps[BFS_THREADS / WARP_THREADS];
 };
 
-/* The warps taking part in a step: this one is warp of warps. */
+/* The warps taking part in a step: this one is warp of warps; a warp
+ * takes tile vertices of the small queue at a time. */
 struct Team {
-  uint32_t warp, warps;
+  uint32_t warp, warps, tile;
 };
 
 /* A top-down step's first small-queue tile (tile team.warp), this lane's
@@ -118,7 +119,7 @@ struct Ahead {
 /* Every warp of the grid. */
 __device__ __forceinline__ Team whole_grid() {
   return Team{(blockIdx.x * blockDim.x + threadIdx.x) / WARP_THREADS,
-              gridDim.x * blockDim.x / WARP_THREADS};
+              gridDim.x * blockDim.x / WARP_THREADS, WARP_THREADS};
 }
 
 /* Items of a vertex of out-degree d. */
@@ -227,13 +228,18 @@ __device__ __forceinline__ void claim(const Graph &g, const Search &s,
   }
   if (!__any_sync(FULL_MASK, mask != 0))
     return;
+  // Every atomicOr in flight before the first result is looked at (a mask
+  // updated from one result would hold back the next atomic).
+  uint32_t old[K];
 #pragma unroll
   for (int k = 0; k < K; ++k)
-    if ((mask >> k) & 1u) {
-      const uint32_t bit = 1u << (nbr[k] & 31u);
-      if (atomicOr(&visited[nbr[k] >> 5], bit) & bit)
-        mask &= ~(1u << k);
-    }
+    old[k] = (mask >> k) & 1u
+                 ? atomicOr(&visited[nbr[k] >> 5], 1u << (nbr[k] & 31u))
+                 : 0u;
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    if ((old[k] >> (nbr[k] & 31u)) & 1u)
+      mask &= ~(1u << k);
   // The offsets' first use comes after the reservation, so that the
   // warp does not wait for them before its atomicAdd.
   uint64_t begin[K], degree[K];
@@ -315,14 +321,15 @@ __device__ __forceinline__ void top_down(const Graph &g, const Search &s,
   const bool filter = st.frontier_edges > BFS_TD_FILTER_EDGES;
   const uint32_t count = st.small_count;
   const Entry *queue = s.small_queue(st.queue_parity);
-  const uint32_t tiles = count / WARP_THREADS + (count % WARP_THREADS != 0);
+  const uint32_t per = team.tile;
+  const uint32_t tiles = count / per + (count % per != 0);
   // The lane's entry of the tile (the first may be loaded already).
   uint32_t v = ahead.entry.vertex, degree = ahead.entry.degree;
   uint64_t begin = ahead.entry.begin;
   bool loaded = ahead.loaded;
   for (uint32_t tile = warp; tile < tiles; tile += warps, loaded = false) {
-    const uint32_t i = tile * WARP_THREADS + lane;
-    if (i >= count) {
+    const uint32_t i = tile * per + lane;
+    if (lane >= per || i >= count) {
       v = degree = 0;
       begin = 0;
     } else if (!loaded) {

@@ -533,14 +533,15 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
 
 /* BFS tuning (bfs.cu, bfs_steps.cuh), overridable at build time (-D) for
  * sweeps. On the H200 (sm_90), median of 16 searches, RMAT 22 / 2048 x
- * 2048 grid: these defaults 0.411 ms / 20.0 ms, against 0.365 / 23.8 in
- * the same run for the steps before the team and the queue entries (the
- * grid's ~3,000 levels gain; RMAT, whose time is its bottom-up steps,
- * loses). Before them, median of 8: WAVE_PER_SM 2: 0.46 / 21.5; 1: 0.66 /
- * 20.6 against 0.35 / 23.6 for a full wave (a cheaper barrier helps the
- * grid, fewer warps hurt RMAT's wide bottom-up steps more); COOPERATIVE
- * 0: 0.47 / 27.0. TEAM_BLOCKS 8, 16 and 32 measured alike (19.2 - 20.3
- * ms, an earlier form of the team). The rest are first guesses:
+ * 2048 grid, one run: these defaults 0.382 ms / 18.5 ms; TEAM_TILE 32 on
+ * 16 blocks 0.382 / 20.1; TEAM_TILE 16 on 16 blocks 0.393 / 18.2; 8 on
+ * 64 blocks 0.387 / 18.3 (a warp's atomics and loads over a tile of 32
+ * vertices take longer than over 16: a level of the grid is one small
+ * tile per warp). TEAM_BLOCKS 32 with tiles of 32: 21.3 ms for the grid.
+ * Earlier forms, median of 8: WAVE_PER_SM 2: 0.46 / 21.5; 1: 0.66 / 20.6
+ * against 0.35 / 23.6 for a full wave (a cheaper barrier helps the grid,
+ * fewer warps hurt RMAT's wide bottom-up steps more); COOPERATIVE 0:
+ * 0.47 / 27.0. The rest are first guesses:
  * - blocks of THREADS, at least MIN_BLOCKS resident per SM (launch
  *   bounds); the grid is one full wave (as many blocks as are resident),
  *   or WAVE_PER_SM blocks per SM where that is fewer (fewer blocks meet
@@ -552,10 +553,10 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
  *   below OVERLAP_BATCH wait for their own flag, larger ones are queued
  *   before the flag of the one before is read;
  * - TEAM_BLOCKS: in the persistent launch, a top-down step whose
- *   frontier fits one tile per warp of this many blocks runs on them
- *   alone, with a barrier among them only; the other blocks wait at the
- *   grid barrier until a step does not fit (0: every step on the whole
- *   grid);
+ *   frontier fits one tile of TEAM_TILE vertices per warp of this many
+ *   blocks runs on them alone, with a barrier among them only; the other
+ *   blocks wait at the grid barrier until a step does not fit (0: every
+ *   step on the whole grid);
  * - top-down: candidates are filtered by a plain load of their bitmap
  *   word before the atomicOr only when the frontier has more than
  *   TD_FILTER_EDGES out-edges (in a small step the load would only add
@@ -589,7 +590,10 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
 #define PRISM_CUDA_BFS_MAX_BATCH 256
 #endif
 #ifndef PRISM_CUDA_BFS_TEAM_BLOCKS
-#define PRISM_CUDA_BFS_TEAM_BLOCKS 16 /* 0: every step on the whole grid */
+#define PRISM_CUDA_BFS_TEAM_BLOCKS 32 /* 0: every step on the whole grid */
+#endif
+#ifndef PRISM_CUDA_BFS_TEAM_TILE
+#define PRISM_CUDA_BFS_TEAM_TILE 16
 #endif
 #ifndef PRISM_CUDA_BFS_TD_FILTER_EDGES
 #define PRISM_CUDA_BFS_TD_FILTER_EDGES 65536
@@ -616,6 +620,9 @@ constexpr unsigned BFS_SMALL_DEGREE = PRISM_CUDA_BFS_SMALL_DEGREE;
 constexpr unsigned BFS_BU_THREAD_EDGES = PRISM_CUDA_BFS_BU_THREAD_EDGES;
 constexpr int BFS_BU_BATCH = PRISM_CUDA_BFS_BU_BATCH;
 constexpr unsigned BFS_TEAM_BLOCKS = PRISM_CUDA_BFS_TEAM_BLOCKS;
+constexpr unsigned BFS_TEAM_TILE = PRISM_CUDA_BFS_TEAM_TILE;
+static_assert(BFS_TEAM_TILE >= 1 && BFS_TEAM_TILE <= 32,
+              "a team tile is at most a warp's vertices");
 constexpr unsigned long long BFS_TD_FILTER_EDGES =
     PRISM_CUDA_BFS_TD_FILTER_EDGES;
 constexpr unsigned BFS_FIRST_BATCH = PRISM_CUDA_BFS_FIRST_BATCH;

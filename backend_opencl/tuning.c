@@ -97,14 +97,15 @@ static const prism__cl_policy gpu_policy = {
      * work-item (items of 1024 edges), small vertices up to 64 out-edges
      * (a group pass per item: larger vertices waste less of it);
      * bottom-up tiles of 8 words (a vertex per work-item), 32 in-edges
-     * alone, then the group; read-backs after 4, 8, 16, ... 256 steps
-     * (H200, RMAT 22, each batch queued before the previous one's flag
-     * was read: 0.96 ms from 8, 0.86 ms from 4); batches below 32 wait
-     * for their own flag: a search of about ten steps queues 12 launches,
-     * not 28 (each costs 8-9 us of host enqueue on NVIDIA's OpenCL with
-     * this kernel's arguments, and device time); top-down candidates
-     * filtered by a plain load only in steps of more than 65536 edges, as
-     * CUDA's */
+     * alone, then the group; read-backs after 16, 32, 64, ... 256 steps,
+     * a batch below 32 waiting for its own flag: an RMAT search (about
+     * ten steps) is one batch and one wait. On the H200, RMAT 22, one
+     * run: first batch 16 0.62-0.66 ms, 4 0.80-0.81 ms (a wait costs far
+     * more than the six launches queued past the end, ~9 us each on the
+     * device); before that rule, with each batch queued before the
+     * previous one's flag was read, 4 gave 0.86 ms and 8 0.96 ms. Top-down
+     * candidates filtered by a plain load only in steps of more than
+     * 65536 edges, as CUDA's */
     .bfs_wg = 256,
     .bfs_groups_per_cu = 8,
     .bfs_td_items = 4,
@@ -115,7 +116,7 @@ static const prism__cl_policy gpu_policy = {
     .bfs_bu_batch = 4,
     .bfs_tile_words = 8,
     .bfs_contiguous = 0,
-    .bfs_first_batch = 4,
+    .bfs_first_batch = 16,
     .bfs_max_batch = 256,
     .bfs_overlap_batch = 32,
 };

@@ -361,12 +361,16 @@ void claim(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
       if ((word[k] >> (nbr[k] & 31u)) & 1u)
         mask &= ~(1u << k);
   }
+  // Every atomic_or in flight before the first result is looked at (a
+  // mask updated from one result would hold back the next atomic).
+  uint old[TD_ITEMS];
   for (uint k = 0; k < TD_ITEMS; k++)
-    if ((mask >> k) & 1u) {
-      const uint bit = 1u << (nbr[k] & 31u);
-      if (atomic_or(&visited[nbr[k] >> 5], bit) & bit)
-        mask &= ~(1u << k);
-    }
+    old[k] = (mask >> k) & 1u
+                 ? atomic_or(&visited[nbr[k] >> 5], 1u << (nbr[k] & 31u))
+                 : 0u;
+  for (uint k = 0; k < TD_ITEMS; k++)
+    if ((old[k] >> (nbr[k] & 31u)) & 1u)
+      mask &= ~(1u << k);
   // The offsets' first use comes after the small step's reservation.
   ulong begin[TD_ITEMS], degree[TD_ITEMS];
   for (uint k = 0; k < TD_ITEMS; k++) {
