@@ -122,11 +122,6 @@ __device__ __forceinline__ Team whole_grid() {
               gridDim.x * blockDim.x / WARP_THREADS, WARP_THREADS};
 }
 
-/* Starts fetching the line of p into L2 (no register waits for it). */
-__device__ __forceinline__ void prefetch_l2(const void *p) {
-  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
-}
-
 /* Items of a vertex of out-degree d. */
 __device__ __forceinline__ uint32_t chunks_of(uint64_t d) {
   return uint32_t((d + CHUNK_EDGES - 1) / CHUNK_EDGES);
@@ -212,9 +207,7 @@ __device__ __forceinline__ void write_items(const Search &s, uint2 *out,
  * - A small step (latency-bound): every claimed vertex takes a
  *   small-queue entry (a large one with no edges), reserved while its
  *   offsets are still loading, so the two round trips overlap; a warp
- *   with large vertices then reserves their items. The candidates'
- *   offsets and the new vertices' columns are prefetched into L2
- *   (BFS_PREFETCH), ahead of the loads that wait for them.
+ *   with large vertices then reserves their items.
  * Every lane calls it.
  */
 template <bool PARENTS, int K>
@@ -235,14 +228,6 @@ __device__ __forceinline__ void claim(const Graph &g, const Search &s,
   }
   if (!__any_sync(FULL_MASK, mask != 0))
     return;
-  // A small step's chain is its latency: the candidates' offsets start
-  // towards L2 while the atomics are out (a winner loads them next).
-  if (BFS_PREFETCH && !filter) {
-#pragma unroll
-    for (int k = 0; k < K; ++k)
-      if ((mask >> k) & 1u)
-        prefetch_l2(g.offsets + nbr[k]);
-  }
   // Every atomicOr in flight before the first result is looked at (a mask
   // updated from one result would hold back the next atomic).
   uint32_t old[K];
@@ -299,9 +284,6 @@ __device__ __forceinline__ void claim(const Graph &g, const Search &s,
       if (!large || !filter)
         small_out[small_at++] =
             Entry{nbr[k], large ? 0u : uint32_t(degree[k]), begin[k]};
-      // ... and the new vertex's columns, which the next step loads first.
-      if (BFS_PREFETCH && !large && !filter)
-        prefetch_l2(g.cols + begin[k]);
     }
   if (!__any_sync(FULL_MASK, items != 0))
     return;

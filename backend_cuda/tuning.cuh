@@ -557,9 +557,6 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
  *   blocks runs on them alone, with a barrier among them only; the other
  *   blocks wait at the grid barrier until a step does not fit (0: every
  *   step on the whole grid);
- * - PREFETCH 1: a small top-down step (no filter) starts the candidates'
- *   offsets and the new vertices' columns towards L2 (prefetch) before
- *   the loads that need them;
  * - top-down: candidates are filtered by a plain load of their bitmap
  *   word before the atomicOr only when the frontier has more than
  *   TD_FILTER_EDGES out-edges (in a small step the load would only add
@@ -598,9 +595,6 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
 #ifndef PRISM_CUDA_BFS_TEAM_TILE
 #define PRISM_CUDA_BFS_TEAM_TILE 16
 #endif
-#ifndef PRISM_CUDA_BFS_PREFETCH
-#define PRISM_CUDA_BFS_PREFETCH 1
-#endif
 #ifndef PRISM_CUDA_BFS_TD_FILTER_EDGES
 #define PRISM_CUDA_BFS_TD_FILTER_EDGES 65536
 #endif
@@ -627,7 +621,6 @@ constexpr unsigned BFS_BU_THREAD_EDGES = PRISM_CUDA_BFS_BU_THREAD_EDGES;
 constexpr int BFS_BU_BATCH = PRISM_CUDA_BFS_BU_BATCH;
 constexpr unsigned BFS_TEAM_BLOCKS = PRISM_CUDA_BFS_TEAM_BLOCKS;
 constexpr unsigned BFS_TEAM_TILE = PRISM_CUDA_BFS_TEAM_TILE;
-constexpr bool BFS_PREFETCH = PRISM_CUDA_BFS_PREFETCH != 0;
 static_assert(BFS_TEAM_TILE >= 1 && BFS_TEAM_TILE <= 32,
               "a team tile is at most a warp's vertices");
 constexpr unsigned long long BFS_TD_FILTER_EDGES =

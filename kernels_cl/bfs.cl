@@ -345,9 +345,7 @@ void enqueue(const bfs_search *x, uint parity, uint v, ulong begin, ulong d,
  *   small vertices, items for the large ones.
  * - A small step (latency-bound): every claimed vertex takes a
  *   small-queue entry (a large one with no edges), reserved while its
- *   offsets are still loading; then the items of the large ones. The
- *   candidates' offsets and the new vertices' columns are prefetched,
- *   ahead of the loads that wait for them.
+ *   offsets are still loading; then the items of the large ones.
  * Every work-item calls it.
  */
 void claim(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
@@ -363,13 +361,6 @@ void claim(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
       if ((word[k] >> (nbr[k] & 31u)) & 1u)
         mask &= ~(1u << k);
   }
-  // A small step's chain is its latency: the candidates' offsets start
-  // towards the cache while the atomics are out (a winner loads them
-  // next).
-  if (!filter)
-    for (uint k = 0; k < TD_ITEMS; k++)
-      if ((mask >> k) & 1u)
-        prefetch(g->offsets + nbr[k], 2);
   // Every atomic_or in flight before the first result is looked at (a
   // mask updated from one result would hold back the next atomic).
   uint old[TD_ITEMS];
@@ -420,9 +411,6 @@ void claim(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
       if (!large || !filter)
         small_queue(x, parity)[small_at++] =
             make_entry(nbr[k], large ? 0u : (uint)degree[k], begin[k]);
-      // ... and the new vertex's columns, which the next step loads first.
-      if (!large && !filter)
-        prefetch(g->cols + begin[k], (size_t)degree[k]);
       if (large)
         enqueue_items(x, parity, nbr[k], degree[k], &items_at);
     }
