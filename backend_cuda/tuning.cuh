@@ -533,7 +533,8 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
 
 /* BFS tuning (bfs.cu, bfs_steps.cuh), overridable at build time (-D) for
  * sweeps. On the H200 (sm_90), median of 16 searches, RMAT 22 / 2048 x
- * 2048 grid, one run: these defaults 0.382 ms / 18.5 ms; TEAM_TILE 32 on
+ * 2048 grid, one run: these defaults 0.382 ms / 18.5 ms (two later runs:
+ * 0.413 / 18.0, 0.439 / 18.0); TEAM_TILE 32 on
  * 16 blocks 0.382 / 20.1; TEAM_TILE 16 on 16 blocks 0.393 / 18.2; 8 on
  * 64 blocks 0.387 / 18.3 (a warp's atomics and loads over a tile of 32
  * vertices take longer than over 16: a level of the grid is one small
