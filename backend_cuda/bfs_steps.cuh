@@ -228,8 +228,8 @@ __device__ __forceinline__ void claim(const Graph &g, const Search &s,
   }
   if (!__any_sync(FULL_MASK, mask != 0))
     return;
-  // Every atomicOr in flight before the first result is looked at (a mask
-  // updated from one result would hold back the next atomic).
+  // Every atomicOr goes out before any result is looked at: no atomic's
+  // guard depends on another's result.
   uint32_t old[K];
 #pragma unroll
   for (int k = 0; k < K; ++k)
@@ -588,11 +588,10 @@ __device__ __forceinline__ void flush(const Tally &t, Accum *acc,
 
 /*
  * derive: S_k into smem.state (k into smem.step), by thread 0 of every
- * block taking part
- * (block 0 also publishes it, clears the accumulator of step k + 1 and
- * keeps a DONE state as the result). Deriving S_k again gives the same
- * state and the same stores: it reads state[(k-1) & 1] and
- * acc[(k-1) % 3], and writes neither.
+ * block taking part (block 0 also publishes it, clears the accumulator
+ * of step k + 1 and keeps a DONE state as the result). Deriving S_k
+ * again gives the same state and the same stores: it reads
+ * state[(k-1) & 1] and acc[(k-1) % 3], and writes neither.
  */
 __device__ __forceinline__ void derive(const Search &s, unsigned long long k,
                                        StepSmem &smem) {

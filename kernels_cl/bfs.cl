@@ -361,8 +361,8 @@ void claim(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
       if ((word[k] >> (nbr[k] & 31u)) & 1u)
         mask &= ~(1u << k);
   }
-  // Every atomic_or in flight before the first result is looked at (a
-  // mask updated from one result would hold back the next atomic).
+  // Every atomic_or goes out before any result is looked at: no atomic's
+  // guard depends on another's result.
   uint old[TD_ITEMS];
   for (uint k = 0; k < TD_ITEMS; k++)
     old[k] = (mask >> k) & 1u
