@@ -97,8 +97,7 @@ __device__ __forceinline__ bool team_step(const State &st,
  * value comes back: a block knows which flip it waits for from the
  * barriers it has passed (*passed, thread 0's count in shared memory),
  * and polls from the moment it has arrived; after the flip, one acquire
- * fence. (The grid search measured the same with cooperative groups'
- * barrier, which waits for the old value.)
+ * fence.
  */
 __device__ __forceinline__ void
 barrier(unsigned int *counter, unsigned int blocks, unsigned int *passed) {
