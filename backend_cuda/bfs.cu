@@ -178,8 +178,8 @@ __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
       team.warps = team_blocks * WARPS;
       team.tile = BFS_TEAM_TILE;
     }
-    ahead.loaded = ahead_known && st.queue_parity == ahead_parity &&
-                   team.tile == (in_team ? BFS_TEAM_TILE : WARP_THREADS);
+    ahead.loaded =
+        ahead_known && st.queue_parity == ahead_parity && team.tile == per;
     work<PARENTS>(g, s, k, smem, team, ahead);
     // The loop's state again, from shared memory: none of it stays in
     // registers through the step's work.
