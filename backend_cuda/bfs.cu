@@ -90,21 +90,51 @@ __device__ __forceinline__ bool team_step(const State &st,
 }
 
 /*
- * A barrier among blocks 0 .. blocks - 1 on counter (zero at the start of
- * the search), as the grid barrier of cooperative groups: block 0 adds
- * 2^31 - (blocks - 1), the others 1, so the top bit flips when the last
- * arrives. The arrival is a reduction (release), not an atomic whose old
- * value comes back: a block knows which flip it waits for from the
- * barriers it has passed (*passed, thread 0's count in shared memory),
- * and polls from the moment it has arrived; after the flip, one acquire
- * fence.
+ * await_outside: block 0 at the end of a team step. The blocks outside the
+ * team derived the first step of this run of team steps from the state
+ * slot and accumulator that the team's next derive overwrites (the team
+ * does not wait for them); so once per run (passed[2]: the grid barriers
+ * passed at the last wait), thread 0 waits until all of them have
+ * arrived at the grid barrier (the low bits of its counter, which block 0
+ * has not reached), after which they read nothing until the team joins
+ * them. Called in the team barrier.
+ */
+__device__ __forceinline__ void await_outside(const unsigned int *counter,
+                                              unsigned int outside,
+                                              unsigned int *passed) {
+  if (passed[2] != passed[0]) {
+    passed[2] = passed[0];
+    unsigned int now;
+    do {
+      asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];"
+                   : "=r"(now)
+                   : "l"(counter)
+                   : "memory");
+    } while ((now & 0x7FFFFFFFu) != outside);
+  }
+}
+
+/*
+ * The grid barrier (team false: all blocks, on c->grid_barrier) or the
+ * team's (blocks 0 .. blocks - 1, on c->team_barrier), each on a counter
+ * zero at the start of the search, as the grid barrier of cooperative
+ * groups: block 0 adds 2^31 - (blocks - 1), the others 1, so the top bit
+ * flips when the last arrives. The arrival is a reduction (release), not an
+ * atomic whose old value comes back: a block knows which flip it waits for from
+ * the barriers of the kind it has passed (passed[team], thread 0's counts in
+ * shared memory), and polls from the moment it has arrived; after the
+ * flip, one acquire fence. Block 0 runs await_outside before it arrives
+ * at a team barrier.
  */
 __device__ __forceinline__ void
-barrier(unsigned int *counter, unsigned int blocks, unsigned int *passed) {
+barrier(Control *c, bool team, unsigned int blocks, unsigned int *passed) {
   __syncthreads();
   if (threadIdx.x == 0) {
+    if (team && blockIdx.x == 0)
+      await_outside(&c->grid_barrier, gridDim.x - blocks, passed);
+    unsigned int *counter = team ? &c->team_barrier : &c->grid_barrier;
     const unsigned int add = blockIdx.x == 0 ? 0x80000000u - (blocks - 1) : 1u;
-    const unsigned int flipped = (++*passed & 1u) << 31;
+    const unsigned int flipped = (++passed[team] & 1u) << 31;
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(counter),
                  "r"(add)
                  : "memory");
@@ -128,7 +158,8 @@ barrier(unsigned int *counter, unsigned int blocks, unsigned int *passed) {
  * blocks wait at the grid barrier; the team joins them there at the first
  * step it does not admit (after publishing that step's number), and every
  * block derives that step again. Any other step runs on the whole grid,
- * with a grid barrier after it. All leave together at DONE. One call of
+ * with a grid barrier after it (await_outside says when the team waits
+ * for the others). All leave together at DONE. One call of
  * work serves both, so the kernel holds one copy of the steps' code.
  * After a top-down or convert step a block knows where the next step's
  * small queue is before it knows that step: each warp loads its first
@@ -140,10 +171,13 @@ template <bool PARENTS>
 __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
     bfs_persistent(Graph g, Search s, unsigned int team_blocks) {
   __shared__ StepSmem smem;
-  __shared__ unsigned int passed[2]; /* grid, team barriers */
+  // Barriers passed (grid, team); grid barriers at await_outside's last wait.
+  __shared__ unsigned int passed[3];
   constexpr uint32_t WARPS = BFS_THREADS / WARP_THREADS;
-  if (threadIdx.x == 0)
+  if (threadIdx.x == 0) {
     passed[0] = passed[1] = 0;
+    passed[2] = ~0u;
+  }
   bool in_team = false;
   // Set after a top-down or convert step: step k's small queue, if it is
   // top-down, is small[ahead_parity].
@@ -166,7 +200,7 @@ __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
         s.control->resume = k;
       in_team = false;
       ahead_known = false;
-      barrier(&s.control->grid_barrier, gridDim.x, &passed[0]);
+      barrier(s.control, false, gridDim.x, passed);
       k = __ldcg(&s.control->resume);
       continue; // every block derives S_k again
     }
@@ -188,9 +222,9 @@ __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
     ahead_parity = st.queue_parity ^ 1u;
     k = smem.step + 1;
     if (in_team)
-      barrier(&s.control->team_barrier, team_blocks, &passed[1]);
+      barrier(s.control, true, team_blocks, passed);
     else
-      barrier(&s.control->grid_barrier, gridDim.x, &passed[0]);
+      barrier(s.control, false, gridDim.x, passed);
   }
 }
 

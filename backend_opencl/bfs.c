@@ -1,10 +1,14 @@
 /*
  * bfs: direction-optimising breadth-first search (kernels_cl/bfs.cl says
- * what each step does). bfs_init seeds the search; then one bfs_step
- * launch per step, queued in batches (policy.bfs_first_batch, doubling up
- * to bfs_max_batch) with no read-back in between: each launch derives its
- * step from device memory and returns at once after the last. After each
- * batch a non-blocking read fetches the done flag.
+ * what each step does). bfs_init seeds the search; then
+ * - where the policy says so (GPUs without a watchdog), one launch of
+ *   bfs_persistent runs every step: the groups that run at once take
+ *   part, and the next search launches as many as took part in this one
+ *   (the first, compute units x bfs_groups_per_cu);
+ * - otherwise one bfs_step launch per step, queued in batches
+ * (policy.bfs_first_batch, doubling up to bfs_max_batch) with no read-back in
+ * between: each launch derives its step from device memory and returns at once
+ * after the last. After each batch a non-blocking read fetches the done flag.
  * - A batch smaller than bfs_overlap_batch waits for its own flag before
  *   the next is queued. Most searches end within the first few batches,
  *   and a launch queued past the end still costs its enqueue on the host
@@ -33,9 +37,12 @@ typedef struct bfs_state {
   cl_ulong unvisited_edges, reached, reached_edges, levels, pad2;
 } bfs_state;
 
-/* bfs.cl's bfs_control: state[2], result, acc[3] of 32 bytes. */
+/* bfs.cl's bfs_control: state[2], result, acc[3] of 32 bytes, then resume,
+ * grid_barrier, team_barrier, arrivals, groups. */
 #define CONTROL_RESULT (2 * sizeof(bfs_state))
-#define CONTROL_BYTES (3 * sizeof(bfs_state) + 3 * 32)
+#define CONTROL_ACC (3 * sizeof(bfs_state))
+#define CONTROL_GROUPS (CONTROL_ACC + 3 * 32 + 8 + 3 * 4)
+#define CONTROL_BYTES (CONTROL_GROUPS + 4)
 #define PHASE_DONE 3u
 
 /* Scratch regions, in bytes. */
@@ -166,21 +173,26 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
                        "2^32 queue items",
                        a->m);
 
-  char options[512];
+  char options[768];
   prism__cl_options(
       options, sizeof options, PRISM_U32, PRISM_SUM,
       "-DPRISM_WG=%zu -DPRISM_BFS_PARENTS=%d "
       "-DPRISM_BFS_TD_ITEMS=%u -DPRISM_BFS_CHUNK_PASSES=%u "
       "-DPRISM_BFS_SMALL_DEGREE=%u -DPRISM_BFS_TD_FILTER_EDGES=%u "
       "-DPRISM_BFS_BU_THREAD_EDGES=%u -DPRISM_BFS_BU_BATCH=%u "
-      "-DPRISM_BFS_TILE_WORDS=%u -DPRISM_BFS_CONTIGUOUS=%d",
+      "-DPRISM_BFS_TILE_WORDS=%u -DPRISM_BFS_CONTIGUOUS=%d "
+      "-DPRISM_BFS_PERSISTENT=%d -DPRISM_BFS_TEAM_GROUPS=%u "
+      "-DPRISM_BFS_DISCOVERY_POLLS=%u",
       wg, a->parents ? 1 : 0, pol->bfs_td_items, pol->bfs_chunk_passes,
       pol->bfs_small_degree, pol->bfs_td_filter_edges, pol->bfs_bu_thread_edges,
-      pol->bfs_bu_batch, pol->bfs_tile_words, pol->bfs_contiguous ? 1 : 0);
+      pol->bfs_bu_batch, pol->bfs_tile_words, pol->bfs_contiguous ? 1 : 0,
+      pol->bfs_persistent ? 1 : 0, pol->bfs_team_groups,
+      pol->bfs_discovery_polls);
+  const char *steps = pol->bfs_persistent ? "bfs_persistent" : "bfs_step";
   cl_kernel init, step;
   prism_status st = prism__cl_kernel(ctx, "bfs.cl", options, "bfs_init", &init);
   if (st == PRISM_OK)
-    st = prism__cl_kernel(ctx, "bfs.cl", options, "bfs_step", &step);
+    st = prism__cl_kernel(ctx, "bfs.cl", options, steps, &step);
   if (st != PRISM_OK)
     return st;
   void *native;
@@ -208,7 +220,8 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
   cl_mem in_offsets = (cl_mem)a->in_offsets, in_cols = (cl_mem)a->in_cols;
   cl_mem levels = (cl_mem)a->levels;
   /* Without parents, the kernels never touch their argument. The last
-   * argument is the source for bfs_init, the step k for bfs_step. */
+   * argument is the source for bfs_init, the step k for bfs_step (none for
+   * bfs_persistent). */
   cl_mem parents = a->parents ? (cl_mem)a->parents : levels;
   const cl_ulong m = a->m;
   const cl_uint n = (cl_uint)a->n;
@@ -242,20 +255,36 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
   const unsigned nargs = sizeof args / sizeof *args;
   if ((st = prism__cl_launch(ctx, init, "bfs_init", args, nargs, 1, 1)) !=
           PRISM_OK ||
-      (st = set_args(ctx, step, "bfs_step", args, nargs - 1)) != PRISM_OK)
+      (st = set_args(ctx, step, steps, args, nargs - 1)) != PRISM_OK)
     return st;
 
-  const size_t groups =
-      (size_t)cl->facts.compute_units * pol->bfs_groups_per_cu;
-  if ((st = run_steps(ctx, step, nargs, (groups ? groups : 1) * wg, wg, scratch,
-                      a->n)) != PRISM_OK)
+  size_t groups = (size_t)cl->facts.compute_units * pol->bfs_groups_per_cu;
+  unsigned *ran = &cl->bfs_groups[a->parents ? 1 : 0];
+  if (pol->bfs_persistent && *ran)
+    groups = *ran;
+  if (!groups)
+    groups = 1;
+  size_t global = groups * wg;
+  if (pol->bfs_persistent) {
+    err = clEnqueueNDRangeKernel(cl->queue, step, 1, NULL, &global, &wg, 0,
+                                 NULL, NULL);
+    if (err != CL_SUCCESS)
+      return prism__cl_fail(ctx, err, "enqueueing bfs_persistent");
+  } else if ((st = run_steps(ctx, step, nargs, global, wg, scratch, a->n)) !=
+             PRISM_OK) {
     return st;
+  }
 
-  bfs_state result;
+  /* The result, and how many groups of bfs_persistent took part. */
+  cl_uchar tail[CONTROL_BYTES - CONTROL_RESULT];
   err = clEnqueueReadBuffer(cl->queue, scratch, CL_TRUE, CONTROL_RESULT,
-                            sizeof result, &result, 0, NULL, NULL);
+                            sizeof tail, tail, 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return prism__cl_fail(ctx, err, "clEnqueueReadBuffer(bfs result)");
+  bfs_state result;
+  memcpy(&result, tail, sizeof result);
+  if (pol->bfs_persistent)
+    memcpy(ran, tail + (CONTROL_GROUPS - CONTROL_RESULT), sizeof *ran);
   if (result.phase != PHASE_DONE)
     return prism__fail(ctx, PRISM_INTERNAL, "OpenCL backend: bfs did not end");
   a->result->levels = (size_t)result.levels;

@@ -53,6 +53,9 @@ typedef struct prism__cl {
   char device_name[256];
   char driver_version[128];
   prism__cl_program *programs; /* built on first use, kept until fini */
+  /* bfs_persistent: the groups that ran at once in the last search,
+   * without and with parents (0: none yet); the next launches as many */
+  unsigned bfs_groups[2];
 } prism__cl;
 
 static inline prism__cl *prism__cl_of(const prism_context *ctx) {

@@ -214,7 +214,12 @@ static unsigned type_mask(cl_device_id device) {
   return mask;
 }
 
+/* cl_nv_device_attribute_query's CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV. */
+#define DEVICE_KERNEL_EXEC_TIMEOUT_NV 0x4005
+
 static void device_facts(cl_device_id device, prism__cl_device_facts *f) {
+  char ext[8192];
+  cl_bool timeout = CL_FALSE;
   cl_device_type type = 0;
   cl_uint cus = 0, align_bits = 0;
   size_t max_wg = 0;
@@ -233,6 +238,12 @@ static void device_facts(cl_device_id device, prism__cl_device_facts *f) {
   f->max_wg = max_wg ? max_wg : 1;
   f->local_mem = (size_t)local_mem;
   f->base_align = align_bits / 8;
+  device_string(device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+  if (!has_extension(ext, "cl_nv_device_attribute_query") ||
+      clGetDeviceInfo(device, DEVICE_KERNEL_EXEC_TIMEOUT_NV, sizeof timeout,
+                      &timeout, NULL) != CL_SUCCESS)
+    timeout = CL_FALSE;
+  f->exec_timeout = timeout != CL_FALSE;
 }
 
 static prism_status select_locked(prism_context *ctx,

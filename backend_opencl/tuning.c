@@ -105,7 +105,13 @@ static const prism__cl_policy gpu_policy = {
      * device); before that rule, with each batch queued before the
      * previous one's flag was read, 4 gave 0.86 ms and 8 0.96 ms. Top-down
      * candidates filtered by a plain load only in steps of more than
-     * 65536 edges, as CUDA's */
+     * 65536 edges, as CUDA's. The whole search in one launch, as
+     * CUDA's, with a team of 16 groups (16 x 256 vertices: a level of a
+     * 2048 x 2048 grid) for small top-down steps; the batches above
+     * serve devices with a watchdog */
+    .bfs_persistent = 1,
+    .bfs_team_groups = 16,
+    .bfs_discovery_polls = 1024,
     .bfs_wg = 256,
     .bfs_groups_per_cu = 8,
     .bfs_td_items = 4,
@@ -219,7 +225,11 @@ static const prism__cl_policy cpu_policy = {
      * tiles of 64 words, every in-list scanned alone; read-backs after 4,
      * 8, ... 64 steps (launches cost more here); batches below 32 wait for
      * their own flag; every top-down candidate filtered by a plain load
-     * (cheap next to an atomic on a CPU) */
+     * (cheap next to an atomic on a CPU); one launch per step: a group
+     * spinning at a barrier holds a core that another may need */
+    .bfs_persistent = 0,
+    .bfs_team_groups = 0,
+    .bfs_discovery_polls = 0,
     .bfs_wg = 1,
     .bfs_groups_per_cu = 16,
     .bfs_td_items = 16,
@@ -362,6 +372,9 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
     out->seg_merge_items_8 =
         fit_seg_items(out->seg_merge_items_8, out, facts->local_mem, 8, 8 + 8);
   }
+  /* A kernel that runs the whole search could be cut by a watchdog. */
+  if (facts->exec_timeout)
+    out->bfs_persistent = 0;
   /* Vector loads are aligned by construction only as far as buffers are. */
   while (facts->base_align && out->reduce_vec_bytes > facts->base_align)
     out->reduce_vec_bytes /= 2;

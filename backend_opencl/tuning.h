@@ -17,6 +17,8 @@ typedef struct prism__cl_device_facts {
   size_t max_wg;       /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
   size_t local_mem;    /* CL_DEVICE_LOCAL_MEM_SIZE, bytes */
   unsigned base_align; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+  int exec_timeout;    /* a watchdog cuts long kernels (where reported:
+                          CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV) */
 } prism__cl_device_facts;
 
 typedef struct prism__cl_policy {
@@ -135,10 +137,16 @@ typedef struct prism__cl_policy {
   unsigned seg_mark_segments; /* seg_mark: segments per work-item, with
                                  look-back (chunks: one share each) */
 
-  /* bfs: one launch per step (bfs_step), work-groups of bfs_wg; see
-   * kernels_cl/bfs.cl */
+  /* bfs: one launch for the search (bfs_persistent) or one per step
+   * (bfs_step), work-groups of bfs_wg; see kernels_cl/bfs.cl */
+  int bfs_persistent;           /* 1: one launch for the search */
+  unsigned bfs_team_groups;     /* persistent: groups of the team that
+                                   takes small top-down steps (0: none) */
+  unsigned bfs_discovery_polls; /* persistent: reads of the arrival count
+                                   without a change before a group stops
+                                   waiting for more */
   unsigned bfs_wg;              /* work-items per work-group */
-  unsigned bfs_groups_per_cu;   /* work-groups of a step, per CU */
+  unsigned bfs_groups_per_cu;   /* work-groups launched, per CU */
   unsigned bfs_td_items;        /* top-down edges per work-item and pass */
   unsigned bfs_chunk_passes;    /* passes per item: an item holds bfs_wg x
                                    bfs_td_items x this edges */

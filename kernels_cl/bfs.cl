@@ -24,14 +24,27 @@
  *                              vertices each) per tile.
  *   PRISM_BFS_CONTIGUOUS       1: each group takes one contiguous range of
  *                              tiles (CPUs); 0: tiles round robin (GPUs).
+ *   PRISM_BFS_PERSISTENT       1: the program has bfs_persistent; 0:
+ *                              bfs_step (each is slow to build on PoCL).
+ *   PRISM_BFS_TEAM_GROUPS      bfs_persistent: groups of the team that
+ *                              takes small top-down steps alone (0: none).
+ *   PRISM_BFS_DISCOVERY_POLLS  bfs_persistent: reads of the arrival count
+ *                              without a change after which a group stops
+ *                              waiting for more groups to arrive.
  *
  * The step protocol (backend_cuda/bfs_state.cuh says it at length): step
  * k runs the phase of S_k (TOP_DOWN, BOTTOM_UP, CONVERT or DONE). Every
  * group derives S_k at the start of step k from S_{k-1} (state[(k-1) & 1])
  * and what step k-1 added up (acc[(k-1) % 3]); group 0 stores S_k at
  * state[k & 1], clears acc[(k+1) % 3] and copies a DONE state to result.
- * Steps are separate launches: the launch boundary is the only
- * synchronisation between groups.
+ * The steps run
+ * - in bfs_persistent, one launch for the whole search, as CUDA's: the
+ *   groups that run at once (discover) meet at a barrier between steps
+ *   (group_barrier), and a team of PRISM_BFS_TEAM_GROUPS groups takes the
+ *   small top-down steps alone, with a barrier among the team only;
+ * - or in bfs_step, one launch per step (CPUs, and devices with a watchdog
+ *   on long kernels): the launch boundary is the only synchronisation
+ *   between groups.
  *
  * Layout (the scratch buffer; backend_opencl/bfs.c carves it):
  *   control     bfs_control at byte 0
@@ -73,6 +86,15 @@
 #endif
 #ifndef PRISM_BFS_CONTIGUOUS
 #define PRISM_BFS_CONTIGUOUS 0
+#endif
+#ifndef PRISM_BFS_PERSISTENT
+#define PRISM_BFS_PERSISTENT 0
+#endif
+#ifndef PRISM_BFS_TEAM_GROUPS
+#define PRISM_BFS_TEAM_GROUPS 0
+#endif
+#ifndef PRISM_BFS_DISCOVERY_POLLS
+#define PRISM_BFS_DISCOVERY_POLLS 1024
 #endif
 
 #define TD_ITEMS PRISM_BFS_TD_ITEMS
@@ -138,10 +160,18 @@ typedef struct bfs_accum {
   uint vertices[2], out_edges[2], in_edges[2];
 } bfs_accum;
 
+/* grid_barrier, team_barrier: the counters of the barriers among all the
+ * groups of bfs_persistent and among the team's; resume: the step at which
+ * the team handed back to all; arrivals, groups: discover's count of the
+ * groups that arrived (the top bit set once closed) and of those taking
+ * part (0 until known). Zero at the start of a search. */
 typedef struct bfs_control {
   bfs_state state[2];
   bfs_state result;
   bfs_accum acc[3];
+  ulong resume;
+  uint grid_barrier, team_barrier;
+  uint arrivals, groups;
 } bfs_control;
 
 /* The CSR and its transpose (the same arrays for an undirected graph). */
@@ -165,6 +195,11 @@ typedef struct bfs_search {
   __global int *parents;
   float alpha, beta;
 } bfs_search;
+
+/* The groups taking part in a step: this one is group of groups. */
+typedef struct bfs_team {
+  uint group, groups;
+} bfs_team;
 
 /* By parity, without indexing the arrays (which would put the struct in
  * private memory). */
@@ -262,8 +297,9 @@ void counter_add(__global uint *c, ulong v) {
 /* ---- work distribution ------------------------------------------------- */
 
 /* This group's tiles of count: first, first + step, ... below end. */
-void group_tiles(ulong count, ulong *first, ulong *end, ulong *step) {
-  const ulong g = get_group_id(0), groups = get_num_groups(0);
+void group_tiles(ulong count, const bfs_team *team, ulong *first, ulong *end,
+                 ulong *step) {
+  const ulong g = team->group, groups = team->groups;
 #if PRISM_BFS_CONTIGUOUS
   *first = count * g / groups;
   *end = count * (g + 1) / groups;
@@ -443,15 +479,17 @@ uint group_owner(__local const uint *incl, uint e) {
  * parent), its offsets, a queue entry.
  */
 void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
-              __global bfs_accum *acc, bfs_tally *t, __local uint *l_vertex,
-              __local ulong *l_begin, __local uint *l_incl,
-              __local uint *l_scan, __local uint *l_reserve) {
+              const bfs_team *team, __global bfs_accum *acc, bfs_tally *t,
+              __local uint *l_vertex, __local ulong *l_begin,
+              __local uint *l_incl, __local uint *l_scan,
+              __local uint *l_reserve) {
   const uint lid = get_local_id(0);
   const int filter = st->frontier_edges > PRISM_BFS_TD_FILTER_EDGES;
   const uint count = st->small_count;
   __global const uint4 *queue = small_queue(x, st->queue_parity);
   ulong first, end, step;
-  group_tiles(count / PRISM_WG + (count % PRISM_WG != 0), &first, &end, &step);
+  group_tiles(count / PRISM_WG + (count % PRISM_WG != 0), team, &first, &end,
+              &step);
   for (ulong tile = first; tile < end; tile += step) {
     const ulong i = tile * PRISM_WG + lid;
     uint v = 0, degree = 0;
@@ -485,7 +523,7 @@ void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
     }
   }
   __global const uint2 *items = item_queue(x, st->queue_parity);
-  group_tiles(st->item_count, &first, &end, &step);
+  group_tiles(st->item_count, team, &first, &end, &step);
   for (ulong j = first; j < end; j += step) {
     const uint2 item = items[j];
     const ulong row_end = g->offsets[item.x + 1];
@@ -587,9 +625,10 @@ void record(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
  * in-edges scanned.
  */
 void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
-               bfs_tally *t, __local uint *l_found, __local uint *l_pend_v,
-               __local ulong *l_pend_from, __local ulong *l_pend_to,
-               __local uint *l_pend_count, __local uint *l_first) {
+               const bfs_team *team, bfs_tally *t, __local uint *l_found,
+               __local uint *l_pend_v, __local ulong *l_pend_from,
+               __local ulong *l_pend_to, __local uint *l_pend_count,
+               __local uint *l_first) {
   const uint lid = get_local_id(0);
   __global const uint *old_bits = bitmap(x, st->visited_parity);
   __global uint *new_bits = bitmap(x, st->visited_parity ^ 1u);
@@ -597,7 +636,7 @@ void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
   ulong first, end, step;
   group_tiles(words / PRISM_BFS_TILE_WORDS +
                   (words % PRISM_BFS_TILE_WORDS != 0),
-              &first, &end, &step);
+              team, &first, &end, &step);
   uint mine[OWN_WORDS];
   for (ulong tile = first; (tile = next_tile(tile, end, step, words, 0,
                                              old_bits, new_bits, mine)) < end;
@@ -695,7 +734,8 @@ void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
  * frontier vertex.
  */
 void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
-             __global bfs_accum *acc, __local uint *l_reserve) {
+             const bfs_team *team, __global bfs_accum *acc,
+             __local uint *l_reserve) {
   const uint lid = get_local_id(0);
   __global const uint *cur = bitmap(x, st->visited_parity);
   __global const uint *prev = bitmap(x, st->visited_parity ^ 1u);
@@ -704,7 +744,7 @@ void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
   ulong first, end, step;
   group_tiles(words / PRISM_BFS_TILE_WORDS +
                   (words % PRISM_BFS_TILE_WORDS != 0),
-              &first, &end, &step);
+              team, &first, &end, &step);
   uint mine[OWN_WORDS];
   for (ulong tile = first;
        (tile = next_tile(tile, end, step, words, cur, prev, 0, mine)) < end;
@@ -864,27 +904,31 @@ bfs_init(BFS_KERNEL_ARGS, uint source) {
     x.control->result = st;
 }
 
+/* A step's local memory. */
+typedef struct bfs_locals {
+  bfs_state state;
+  uint vertex[PRISM_WG], incl[PRISM_WG], scan[2 * PRISM_WG];
+  ulong begin[PRISM_WG], wide[WIDE_SLOTS];
+  uint reserve[4];
+  uint found[PRISM_BFS_TILE_WORDS], pend_v[PENDING_SLOTS];
+  uint pend_count, first, tallied;
+} bfs_locals;
+
 /*
- * bfs_step: step k of the search (one launch per step; a launch after
- * DONE returns at once).
+ * derive: S_k into l->state (work-item 0; group 0 of the step's groups
+ * also stores it, clears acc[(k+1) % 3] and copies a DONE state to
+ * result); a barrier follows. Every work-item calls it.
  */
-__kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-bfs_step(BFS_KERNEL_ARGS, ulong k) {
-  __local bfs_state l_state;
-  __local uint l_vertex[PRISM_WG], l_incl[PRISM_WG], l_scan[2 * PRISM_WG];
-  __local ulong l_begin[PRISM_WG], l_wide[WIDE_SLOTS];
-  __local uint l_reserve[4];
-  __local uint l_found[PRISM_BFS_TILE_WORDS], l_pend_v[PENDING_SLOTS];
-  __local uint l_pend_count, l_first, l_tallied;
-  BFS_SETUP;
-  __global bfs_control *c = x.control;
+void derive(const bfs_search *x, ulong k, uint group, uint n,
+            __local bfs_locals *l) {
   if (get_local_id(0) == 0) {
+    __global bfs_control *c = x->control;
     const bfs_state cur =
         k == 0 ? c->state[0]
-               : advance(c->state[(k - 1) & 1], &c->acc[(k - 1) % 3], &x, n);
-    l_state = cur;
-    l_tallied = 0;
-    if (get_group_id(0) == 0) {
+               : advance(c->state[(k - 1) & 1], &c->acc[(k - 1) % 3], x, n);
+    l->state = cur;
+    l->tallied = 0;
+    if (group == 0) {
       c->state[k & 1] = cur;
       const bfs_accum zero = {0};
       c->acc[(k + 1) % 3] = zero;
@@ -893,18 +937,207 @@ bfs_step(BFS_KERNEL_ARGS, ulong k) {
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  const bfs_state st = l_state;
+}
+
+/* work: step k (state st, not DONE) on team's groups, then the group's
+ * tallies into acc[k % 3]. Every work-item calls it. */
+void work(const bfs_graph *g, const bfs_search *x, const bfs_state *st, ulong k,
+          const bfs_team *team, __local bfs_locals *l) {
+  __global bfs_accum *acc = &x->control->acc[k % 3];
+  bfs_tally t = {0, 0, 0};
+  if (st->phase == PHASE_TOP_DOWN)
+    top_down(g, x, st, team, acc, &t, l->vertex, l->begin, l->incl, l->scan,
+             l->reserve);
+  else if (st->phase == PHASE_BOTTOM_UP)
+    bottom_up(g, x, st, team, &t, l->found, l->pend_v, l->wide,
+              l->wide + PENDING_SLOTS, &l->pend_count, &l->first);
+  else
+    convert(g, x, st, team, acc, l->reserve);
+  flush(t, acc, l->wide, &l->tallied);
+}
+
+#if !PRISM_BFS_PERSISTENT
+
+/*
+ * bfs_step: step k of the search (one launch per step; a launch after
+ * DONE returns at once).
+ */
+__kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
+bfs_step(BFS_KERNEL_ARGS, ulong k) {
+  __local bfs_locals l;
+  BFS_SETUP;
+  derive(&x, k, (uint)get_group_id(0), n, &l);
+  const bfs_state st = l.state;
   if (st.phase == PHASE_DONE)
     return;
-  __global bfs_accum *acc = &c->acc[k % 3];
-  bfs_tally t = {0, 0, 0};
-  if (st.phase == PHASE_TOP_DOWN)
-    top_down(&g, &x, &st, acc, &t, l_vertex, l_begin, l_incl, l_scan,
-             l_reserve);
-  else if (st.phase == PHASE_BOTTOM_UP)
-    bottom_up(&g, &x, &st, &t, l_found, l_pend_v, l_wide,
-              l_wide + PENDING_SLOTS, &l_pend_count, &l_first);
-  else
-    convert(&g, &x, &st, acc, l_reserve);
-  flush(t, acc, l_wide, &l_tallied);
+  const bfs_team all = {(uint)get_group_id(0), (uint)get_num_groups(0)};
+  work(&g, &x, &st, k, &all, &l);
 }
+
+#else /* PRISM_BFS_PERSISTENT */
+
+/* ---- the persistent search -------------------------------------------- */
+
+#define ARRIVALS_CLOSED 0x80000000u
+#define NOT_TAKING_PART UINT_MAX
+
+/*
+ * discover: which groups of the launch run at once (occupancy discovery,
+ * Sorensen et al., "Portable inter-workgroup barrier synchronisation for
+ * GPUs", OOPSLA 2016). OpenCL does not promise that the groups of a launch
+ * run together, so a barrier among all of them could wait for a group
+ * that only starts once others have finished. Each group counts itself in
+ * on arrival (c->arrivals); once every group of the launch has arrived,
+ * or no other has for PRISM_BFS_DISCOVERY_POLLS reads of the count, it
+ * closes the count. The groups counted before the close are running, and
+ * a running group is not put aside for one not yet started, so they take
+ * part: their number goes to c->groups, and each keeps its arrival index
+ * as its group number. A group that arrives after the close returns at
+ * once. Work-item 0; returns the group number or NOT_TAKING_PART, and the
+ * number taking part in *groups.
+ */
+uint discover(__global bfs_control *c, uint *groups) {
+  const uint launched = (uint)get_num_groups(0);
+  const uint id = atomic_inc(&c->arrivals);
+  if (id & ARRIVALS_CLOSED)
+    return NOT_TAKING_PART;
+  volatile __global const uint *arrivals = &c->arrivals;
+  uint seen = id + 1u;
+  for (uint still = 0; seen < launched && !(seen & ARRIVALS_CLOSED) &&
+                       still < PRISM_BFS_DISCOVERY_POLLS;
+       still++) {
+    const uint now = *arrivals;
+    if (now != seen)
+      still = 0;
+    seen = now;
+  }
+  const uint counted = atomic_or(&c->arrivals, ARRIVALS_CLOSED);
+  if (!(counted & ARRIVALS_CLOSED)) {
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    atomic_xchg(&c->groups, counted);
+  }
+  volatile __global const uint *published = &c->groups;
+  uint n;
+  while ((n = *published) == 0)
+    ;
+  *groups = n;
+  return id;
+}
+
+/*
+ * await_outside: group 0 at the end of a team step. The groups outside the
+ * team derived the first step of this run of team steps from the state
+ * slot and accumulator that the team's next derive overwrites (the team
+ * does not wait for them); so once per run (passed[2]: the grid barriers
+ * passed at the last wait), work-item 0 waits until all of them have
+ * arrived at the grid barrier (the low bits of its counter, which group 0
+ * has not reached), after which they read nothing until the team joins
+ * them. Called in the team barrier.
+ */
+void await_outside(__global const uint *counter, uint outside,
+                   __local uint *passed) {
+  if (passed[2] != passed[0]) {
+    passed[2] = passed[0];
+    volatile __global const uint *now = counter;
+    while ((*now & 0x7FFFFFFFu) != outside)
+      ;
+  }
+}
+
+/*
+ * group_barrier: the grid barrier of bfs_persistent (team 0: all groups
+ * taking part, on c->grid_barrier) or the team's (groups 0 .. team_groups
+ * - 1, on c->team_barrier), each on a counter zero at the start of the
+ * search, as CUDA's: group 0 adds 2^31 - (those meeting - 1), the others
+ * 1, so the top bit flips when the last arrives; a group knows which flip
+ * it waits for from the barriers of the kind it has passed (passed[team],
+ * work-item 0's counts). Work-item 0 arrives after a global fence (the group's
+ * writes before it, through the group barrier) and polls; a fence after the
+ * flip orders what the group reads next. Group 0 runs await_outside before it
+ * arrives at a team barrier. Every work-item calls it.
+ */
+void group_barrier(__global bfs_control *c, int team, uint team_groups,
+                   uint groups, uint group, __local uint *passed) {
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    if (team && group == 0)
+      await_outside(&c->grid_barrier, groups - team_groups, passed);
+    __global uint *counter = team ? &c->team_barrier : &c->grid_barrier;
+    const uint meeting = team ? team_groups : groups;
+    const uint add = group == 0 ? 0x80000000u - (meeting - 1u) : 1u;
+    const uint flipped = (++passed[team] & 1u) << 31;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    atomic_add(counter, add);
+    volatile __global const uint *now = counter;
+    while ((*now & 0x80000000u) != flipped)
+      ;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+
+/* Whether the team (team groups) takes step S alone: a top-down step with
+ * at most one tile (PRISM_WG vertices) and one item per group. */
+int team_step(const bfs_state *s, uint team) {
+  return s->phase == PHASE_TOP_DOWN && s->small_count <= team * PRISM_WG &&
+         s->item_count <= team;
+}
+
+/*
+ * bfs_persistent: every step of the search in one launch, among the groups
+ * discover lets take part. Every group derives the same states, so all
+ * decide alike: a step team_step admits runs on the team (groups below
+ * PRISM_BFS_TEAM_GROUPS), with a team barrier after it, while the other
+ * groups wait at the grid barrier; the team joins them there at the first
+ * step it does not admit (after publishing that step's number), and every
+ * group derives that step again. Any other step runs on all groups, with
+ * a grid barrier after it (await_outside says when the team waits for the
+ * others). All leave together at DONE. The loop has no break or
+ * continue: its barriers stay under plain conditions (see next_tile).
+ */
+__kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
+bfs_persistent(BFS_KERNEL_ARGS) {
+  __local bfs_locals l;
+  // Barriers passed (grid, team); grid barriers at await_outside's last wait.
+  __local uint l_group, l_groups, l_passed[3];
+  BFS_SETUP;
+  __global bfs_control *c = x.control;
+  if (get_local_id(0) == 0) {
+    uint groups = 0;
+    l_group = discover(c, &groups);
+    l_groups = groups;
+    l_passed[0] = l_passed[1] = 0;
+    l_passed[2] = UINT_MAX;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint group = l_group, groups = l_groups;
+  if (group == NOT_TAKING_PART)
+    return;
+  const uint team =
+      PRISM_BFS_TEAM_GROUPS < groups ? PRISM_BFS_TEAM_GROUPS : groups;
+  int in_team = 0, done = 0;
+  for (ulong k = 0; !done;) {
+    derive(&x, k, group, n, &l);
+    const bfs_state st = l.state;
+    const int small = team && team_step(&st, team);
+    // Whether the team hands back (or this group waits while the team
+    // works): then every group meets at the grid barrier and derives the
+    // step the team stopped at again.
+    const int meet = in_team != small && (in_team || group >= team);
+    done = !meet && st.phase == PHASE_DONE;
+    if (!meet && !done) {
+      const bfs_team those = {group, small ? team : groups};
+      work(&g, &x, &st, k, &those, &l);
+      k++;
+    } else if (meet && in_team && group == 0 && get_local_id(0) == 0) {
+      c->resume = k;
+    }
+    in_team = !meet && small;
+    if (!done)
+      group_barrier(c, in_team, team, groups, group, l_passed);
+    if (meet)
+      k = *(volatile __global const ulong *)&c->resume;
+  }
+}
+
+#endif /* PRISM_BFS_PERSISTENT */
