@@ -182,12 +182,12 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
       "-DPRISM_BFS_BU_THREAD_EDGES=%u -DPRISM_BFS_BU_BATCH=%u "
       "-DPRISM_BFS_TILE_WORDS=%u -DPRISM_BFS_CONTIGUOUS=%d "
       "-DPRISM_BFS_PERSISTENT=%d -DPRISM_BFS_TEAM_GROUPS=%u "
-      "-DPRISM_BFS_DISCOVERY_POLLS=%u",
+      "-DPRISM_BFS_DISCOVERY_POLLS=%u -DPRISM_BFS_PTX_FENCE=%d",
       wg, a->parents ? 1 : 0, pol->bfs_td_items, pol->bfs_chunk_passes,
       pol->bfs_small_degree, pol->bfs_td_filter_edges, pol->bfs_bu_thread_edges,
       pol->bfs_bu_batch, pol->bfs_tile_words, pol->bfs_contiguous ? 1 : 0,
       pol->bfs_persistent ? 1 : 0, pol->bfs_team_groups,
-      pol->bfs_discovery_polls);
+      pol->bfs_discovery_polls, cl->facts.nvidia ? 1 : 0);
   const char *steps = pol->bfs_persistent ? "bfs_persistent" : "bfs_step";
   cl_kernel init, step;
   prism_status st = prism__cl_kernel(ctx, "bfs.cl", options, "bfs_init", &init);

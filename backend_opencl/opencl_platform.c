@@ -239,7 +239,8 @@ static void device_facts(cl_device_id device, prism__cl_device_facts *f) {
   f->local_mem = (size_t)local_mem;
   f->base_align = align_bits / 8;
   device_string(device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
-  if (!has_extension(ext, "cl_nv_device_attribute_query") ||
+  f->nvidia = has_extension(ext, "cl_nv_device_attribute_query");
+  if (!f->nvidia ||
       clGetDeviceInfo(device, DEVICE_KERNEL_EXEC_TIMEOUT_NV, sizeof timeout,
                       &timeout, NULL) != CL_SUCCESS)
     timeout = CL_FALSE;

@@ -19,6 +19,8 @@ typedef struct prism__cl_device_facts {
   unsigned base_align; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
   int exec_timeout;    /* a watchdog cuts long kernels (where reported:
                           CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV) */
+  int nvidia;          /* NVIDIA's OpenCL (cl_nv_device_attribute_query):
+                          kernels may hold PTX */
 } prism__cl_device_facts;
 
 typedef struct prism__cl_policy {

@@ -31,6 +31,7 @@
  *   PRISM_BFS_DISCOVERY_POLLS  bfs_persistent: reads of the arrival count
  *                              without a change after which a group stops
  *                              waiting for more groups to arrive.
+ *   PRISM_BFS_PTX_FENCE        1: DEVICE_FENCE in PTX (NVIDIA's OpenCL).
  *
  * The step protocol (backend_cuda/bfs_state.cuh says it at length): step
  * k runs the phase of S_k (TOP_DOWN, BOTTOM_UP, CONVERT or DONE). Every
@@ -95,6 +96,9 @@
 #endif
 #ifndef PRISM_BFS_DISCOVERY_POLLS
 #define PRISM_BFS_DISCOVERY_POLLS 1024
+#endif
+#ifndef PRISM_BFS_PTX_FENCE
+#define PRISM_BFS_PTX_FENCE 0
 #endif
 
 #define TD_ITEMS PRISM_BFS_TD_ITEMS
@@ -978,6 +982,20 @@ bfs_step(BFS_KERNEL_ARGS, ulong k) {
 
 /* ---- the persistent search -------------------------------------------- */
 
+/*
+ * DEVICE_FENCE: orders a work-item's global accesses for every group of
+ * the device, around the arrivals and waits of bfs_persistent. OpenCL
+ * 1.2's mem_fence speaks only of the work-item's own order; on NVIDIA's
+ * OpenCL the fence is CUDA's, in PTX (the one its grid barrier takes),
+ * after which the group's plain loads see what other groups wrote before
+ * their arrival.
+ */
+#if PRISM_BFS_PTX_FENCE
+#define DEVICE_FENCE() __asm__ volatile("fence.acq_rel.gpu;" ::: "memory")
+#else
+#define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
 #define ARRIVALS_CLOSED 0x80000000u
 #define NOT_TAKING_PART UINT_MAX
 
@@ -1013,7 +1031,7 @@ uint discover(__global bfs_control *c, uint *groups) {
   }
   const uint counted = atomic_or(&c->arrivals, ARRIVALS_CLOSED);
   if (!(counted & ARRIVALS_CLOSED)) {
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    DEVICE_FENCE();
     atomic_xchg(&c->groups, counted);
   }
   volatile __global const uint *published = &c->groups;
@@ -1066,12 +1084,12 @@ void group_barrier(__global bfs_control *c, int team, uint team_groups,
     const uint meeting = team ? team_groups : groups;
     const uint add = group == 0 ? 0x80000000u - (meeting - 1u) : 1u;
     const uint flipped = (++passed[team] & 1u) << 31;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    DEVICE_FENCE();
     atomic_add(counter, add);
     volatile __global const uint *now = counter;
     while ((*now & 0x80000000u) != flipped)
       ;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    DEVICE_FENCE();
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
