@@ -56,8 +56,10 @@
  *               larger ones with no edges here: theirs go out as items)
  *   items[2]    queues of (vertex, chunk) for the larger vertices
  *
- * 64-bit counters are added as two 32-bit atomics with a carry (OpenCL
- * 1.2 has no 64-bit atomics in its core); they are read only in a later
+ * 64-bit counters are added by one 64-bit atomic where the device has
+ * cl_khr_int64_base_atomics, else as two 32-bit atomics with a carry
+ * (OpenCL 1.2 has no 64-bit atomics in its core); they are read only in a
+ * later
  * launch.
  */
 
@@ -287,15 +289,26 @@ bfs_state advance(bfs_state s, __global const bfs_accum *a, const bfs_search *x,
   return choose(s, bottom_up, x, n);
 }
 
-/* c += v, c a 64-bit counter as two words: the low word's carry goes to
- * the high word, so the sum is exact in any order. */
+#ifdef cl_khr_int64_base_atomics
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+
+/* c += v, c a 64-bit counter as two words (low first, 8-byte aligned in
+ * bfs_accum): one 64-bit atomic whose result is not waited for, or
+ * without them the low word's carry goes to the high word, so the sum is
+ * exact in any order. */
 void counter_add(__global uint *c, ulong v) {
+#ifdef cl_khr_int64_base_atomics
+  if (v)
+    atom_add((volatile __global ulong *)c, v);
+#else
   const uint lo = (uint)v;
   uint hi = (uint)(v >> 32);
   if (lo && atomic_add(&c[0], lo) + lo < lo)
     hi++;
   if (hi)
     atomic_add(&c[1], hi);
+#endif
 }
 
 /* ---- work distribution ------------------------------------------------- */
@@ -1095,10 +1108,11 @@ void group_barrier(__global bfs_control *c, int team, uint team_groups,
 }
 
 /* Whether the team (team groups) takes step S alone: a top-down step with
- * at most one tile (PRISM_WG vertices) and one item per group. */
+ * at most one tile (PRISM_WG vertices), one item and one pass of edges
+ * (PASS_EDGES) per group. */
 int team_step(const bfs_state *s, uint team) {
   return s->phase == PHASE_TOP_DOWN && s->small_count <= team * PRISM_WG &&
-         s->item_count <= team;
+         s->item_count <= team && s->frontier_edges <= (ulong)team * PASS_EDGES;
 }
 
 /*
