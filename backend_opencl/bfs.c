@@ -37,11 +37,11 @@ typedef struct bfs_state {
   cl_ulong unvisited_edges, reached, reached_edges, levels, pad2;
 } bfs_state;
 
-/* bfs.cl's bfs_control: state[2], result, acc[3] of 32 bytes, then resume,
- * grid_barrier, team_barrier, arrivals, groups. */
+/* bfs.cl's bfs_control: state[2], result, acc[3] of 32 bytes, then
+ * grid_barrier, arrivals, groups. */
 #define CONTROL_RESULT (2 * sizeof(bfs_state))
 #define CONTROL_ACC (3 * sizeof(bfs_state))
-#define CONTROL_GROUPS (CONTROL_ACC + 3 * 32 + 8 + 3 * 4)
+#define CONTROL_GROUPS (CONTROL_ACC + 3 * 32 + 2 * 4)
 #define CONTROL_BYTES (CONTROL_GROUPS + 4)
 #define PHASE_DONE 3u
 
@@ -181,13 +181,13 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
       "-DPRISM_BFS_SMALL_DEGREE=%u -DPRISM_BFS_TD_FILTER_EDGES=%u "
       "-DPRISM_BFS_BU_THREAD_EDGES=%u -DPRISM_BFS_BU_BATCH=%u "
       "-DPRISM_BFS_TILE_WORDS=%u -DPRISM_BFS_CONTIGUOUS=%d "
-      "-DPRISM_BFS_PERSISTENT=%d -DPRISM_BFS_TEAM_GROUPS=%u "
-      "-DPRISM_BFS_DISCOVERY_POLLS=%u -DPRISM_BFS_PTX_FENCE=%d",
+      "-DPRISM_BFS_PERSISTENT=%d -DPRISM_BFS_DISCOVERY_POLLS=%u "
+      "-DPRISM_BFS_PTX_FENCE=%d",
       wg, a->parents ? 1 : 0, pol->bfs_td_items, pol->bfs_chunk_passes,
       pol->bfs_small_degree, pol->bfs_td_filter_edges, pol->bfs_bu_thread_edges,
       pol->bfs_bu_batch, pol->bfs_tile_words, pol->bfs_contiguous ? 1 : 0,
-      pol->bfs_persistent ? 1 : 0, pol->bfs_team_groups,
-      pol->bfs_discovery_polls, cl->facts.nvidia ? 1 : 0);
+      pol->bfs_persistent ? 1 : 0, pol->bfs_discovery_polls,
+      cl->facts.nvidia ? 1 : 0);
   const char *steps = pol->bfs_persistent ? "bfs_persistent" : "bfs_step";
   cl_kernel init, step;
   prism_status st = prism__cl_kernel(ctx, "bfs.cl", options, "bfs_init", &init);

@@ -142,8 +142,6 @@ typedef struct prism__cl_policy {
   /* bfs: one launch for the search (bfs_persistent) or one per step
    * (bfs_step), work-groups of bfs_wg; see kernels_cl/bfs.cl */
   int bfs_persistent;           /* 1: one launch for the search */
-  unsigned bfs_team_groups;     /* persistent: groups of the team that
-                                   takes small top-down steps (0: none) */
   unsigned bfs_discovery_polls; /* persistent: reads of the arrival count
                                    without a change before a group stops
                                    waiting for more */

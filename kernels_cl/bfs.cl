@@ -26,8 +26,6 @@
  *                              tiles (CPUs); 0: tiles round robin (GPUs).
  *   PRISM_BFS_PERSISTENT       1: the program has bfs_persistent; 0:
  *                              bfs_step (each is slow to build on PoCL).
- *   PRISM_BFS_TEAM_GROUPS      bfs_persistent: groups of the team that
- *                              takes small top-down steps alone (0: none).
  *   PRISM_BFS_DISCOVERY_POLLS  bfs_persistent: reads of the arrival count
  *                              without a change after which a group stops
  *                              waiting for more groups to arrive.
@@ -41,8 +39,10 @@
  * The steps run
  * - in bfs_persistent, one launch for the whole search, as CUDA's: the
  *   groups that run at once (discover) meet at a barrier between steps
- *   (group_barrier), and a team of PRISM_BFS_TEAM_GROUPS groups takes the
- *   small top-down steps alone, with a barrier among the team only;
+ *   (group_barrier). Unlike CUDA's, every step runs on all of them: a team
+ *   of 16 groups for the small top-down steps measured slower on the
+ *   H200's OpenCL (RMAT 22: 0.67 against 0.49 ms; 2048 x 2048 grid: 28.3
+ *   against 27.1 ms);
  * - or in bfs_step, one launch per step (CPUs, and devices with a watchdog
  *   on long kernels): the launch boundary is the only synchronisation
  *   between groups.
@@ -92,9 +92,6 @@
 #endif
 #ifndef PRISM_BFS_PERSISTENT
 #define PRISM_BFS_PERSISTENT 0
-#endif
-#ifndef PRISM_BFS_TEAM_GROUPS
-#define PRISM_BFS_TEAM_GROUPS 0
 #endif
 #ifndef PRISM_BFS_DISCOVERY_POLLS
 #define PRISM_BFS_DISCOVERY_POLLS 1024
@@ -166,18 +163,15 @@ typedef struct bfs_accum {
   uint vertices[2], out_edges[2], in_edges[2];
 } bfs_accum;
 
-/* grid_barrier, team_barrier: the counters of the barriers among all the
- * groups of bfs_persistent and among the team's; resume: the step at which
- * the team handed back to all; arrivals, groups: discover's count of the
- * groups that arrived (the top bit set once closed) and of those taking
- * part (0 until known). Zero at the start of a search. */
+/* grid_barrier: the counter of bfs_persistent's barrier; arrivals, groups:
+ * discover's count of the groups that arrived (the top bit set once
+ * closed) and of those taking part (0 until known). Zero at the start of a
+ * search. */
 typedef struct bfs_control {
   bfs_state state[2];
   bfs_state result;
   bfs_accum acc[3];
-  ulong resume;
-  uint grid_barrier, team_barrier;
-  uint arrivals, groups;
+  uint grid_barrier, arrivals, groups;
 } bfs_control;
 
 /* The CSR and its transpose (the same arrays for an undirected graph). */
@@ -956,7 +950,7 @@ void derive(const bfs_search *x, ulong k, uint group, uint n,
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* work: step k (state st, not DONE) on team's groups, then the group's
+/* work: step k (state st, not DONE) on the team's groups, then the group's
  * tallies into acc[k % 3]. Every work-item calls it. */
 void work(const bfs_graph *g, const bfs_search *x, const bfs_state *st, ulong k,
           const bfs_team *team, __local bfs_locals *l) {
@@ -1056,50 +1050,24 @@ uint discover(__global bfs_control *c, uint *groups) {
 }
 
 /*
- * await_outside: group 0 at the end of a team step. The groups outside the
- * team derived the first step of this run of team steps from the state
- * slot and accumulator that the team's next derive overwrites (the team
- * does not wait for them); so once per run (passed[2]: the grid barriers
- * passed at the last wait), work-item 0 waits until all of them have
- * arrived at the grid barrier (the low bits of its counter, which group 0
- * has not reached), after which they read nothing until the team joins
- * them. Called in the team barrier.
+ * group_barrier: a barrier among the groups 0 .. groups - 1 that take part
+ * in bfs_persistent, on c->grid_barrier (zero at the start of the search),
+ * as CUDA's: group 0 adds 2^31 - (groups - 1), the others 1, so the top bit
+ * flips when the last arrives; a group knows which flip it waits for from
+ * the barriers it has passed (*passed, work-item 0's count). Work-item 0
+ * arrives after a device fence (the group's writes before it, through the
+ * group barrier) and polls; a fence after the flip orders what the group
+ * reads next. Every work-item calls it.
  */
-void await_outside(__global const uint *counter, uint outside,
+void group_barrier(__global bfs_control *c, uint groups, uint group,
                    __local uint *passed) {
-  if (passed[2] != passed[0]) {
-    passed[2] = passed[0];
-    volatile __global const uint *now = counter;
-    while ((*now & 0x7FFFFFFFu) != outside)
-      ;
-  }
-}
-
-/*
- * group_barrier: the grid barrier of bfs_persistent (team 0: all groups
- * taking part, on c->grid_barrier) or the team's (groups 0 .. team_groups
- * - 1, on c->team_barrier), each on a counter zero at the start of the
- * search, as CUDA's: group 0 adds 2^31 - (those meeting - 1), the others
- * 1, so the top bit flips when the last arrives; a group knows which flip
- * it waits for from the barriers of the kind it has passed (passed[team],
- * work-item 0's counts). Work-item 0 arrives after a global fence (the group's
- * writes before it, through the group barrier) and polls; a fence after the
- * flip orders what the group reads next. Group 0 runs await_outside before it
- * arrives at a team barrier. Every work-item calls it.
- */
-void group_barrier(__global bfs_control *c, int team, uint team_groups,
-                   uint groups, uint group, __local uint *passed) {
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (get_local_id(0) == 0) {
-    if (team && group == 0)
-      await_outside(&c->grid_barrier, groups - team_groups, passed);
-    __global uint *counter = team ? &c->team_barrier : &c->grid_barrier;
-    const uint meeting = team ? team_groups : groups;
-    const uint add = group == 0 ? 0x80000000u - (meeting - 1u) : 1u;
-    const uint flipped = (++passed[team] & 1u) << 31;
+    const uint add = group == 0 ? 0x80000000u - (groups - 1u) : 1u;
+    const uint flipped = (++*passed & 1u) << 31;
     DEVICE_FENCE();
-    atomic_add(counter, add);
-    volatile __global const uint *now = counter;
+    atomic_add(&c->grid_barrier, add);
+    volatile __global const uint *now = &c->grid_barrier;
     while ((*now & 0x80000000u) != flipped)
       ;
     DEVICE_FENCE();
@@ -1107,68 +1075,39 @@ void group_barrier(__global bfs_control *c, int team, uint team_groups,
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
 
-/* Whether the team (team groups) takes step S alone: a top-down step with
- * at most one tile (PRISM_WG vertices), one item and one pass of edges
- * (PASS_EDGES) per group. */
-int team_step(const bfs_state *s, uint team) {
-  return s->phase == PHASE_TOP_DOWN && s->small_count <= team * PRISM_WG &&
-         s->item_count <= team && s->frontier_edges <= (ulong)team * PASS_EDGES;
-}
-
 /*
  * bfs_persistent: every step of the search in one launch, among the groups
- * discover lets take part. Every group derives the same states, so all
- * decide alike: a step team_step admits runs on the team (groups below
- * PRISM_BFS_TEAM_GROUPS), with a team barrier after it, while the other
- * groups wait at the grid barrier; the team joins them there at the first
- * step it does not admit (after publishing that step's number), and every
- * group derives that step again. Any other step runs on all groups, with
- * a grid barrier after it (await_outside says when the team waits for the
- * others). All leave together at DONE. The loop has no break or
- * continue: its barriers stay under plain conditions (see next_tile).
+ * discover lets take part, with a barrier after each step. Every group
+ * derives the same states, so all leave together at DONE. The loop has no
+ * break or continue: its barriers stay under plain conditions (see
+ * next_tile).
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 bfs_persistent(BFS_KERNEL_ARGS) {
   __local bfs_locals l;
-  // Barriers passed (grid, team); grid barriers at await_outside's last wait.
-  __local uint l_group, l_groups, l_passed[3];
+  __local uint l_group, l_groups, l_passed;
   BFS_SETUP;
   __global bfs_control *c = x.control;
   if (get_local_id(0) == 0) {
     uint groups = 0;
     l_group = discover(c, &groups);
     l_groups = groups;
-    l_passed[0] = l_passed[1] = 0;
-    l_passed[2] = UINT_MAX;
+    l_passed = 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const uint group = l_group, groups = l_groups;
   if (group == NOT_TAKING_PART)
     return;
-  const uint team =
-      PRISM_BFS_TEAM_GROUPS < groups ? PRISM_BFS_TEAM_GROUPS : groups;
-  int in_team = 0, done = 0;
-  for (ulong k = 0; !done;) {
+  const bfs_team all = {group, groups};
+  int done = 0;
+  for (ulong k = 0; !done; k++) {
     derive(&x, k, group, n, &l);
     const bfs_state st = l.state;
-    const int small = team && team_step(&st, team);
-    // Whether the team hands back (or this group waits while the team
-    // works): then every group meets at the grid barrier and derives the
-    // step the team stopped at again.
-    const int meet = in_team != small && (in_team || group >= team);
-    done = !meet && st.phase == PHASE_DONE;
-    if (!meet && !done) {
-      const bfs_team those = {group, small ? team : groups};
-      work(&g, &x, &st, k, &those, &l);
-      k++;
-    } else if (meet && in_team && group == 0 && get_local_id(0) == 0) {
-      c->resume = k;
+    done = st.phase == PHASE_DONE;
+    if (!done) {
+      work(&g, &x, &st, k, &all, &l);
+      group_barrier(c, groups, group, &l_passed);
     }
-    in_team = !meet && small;
-    if (!done)
-      group_barrier(c, in_team, team, groups, group, l_passed);
-    if (meet)
-      k = *(volatile __global const ulong *)&c->resume;
   }
 }
 
