@@ -89,6 +89,16 @@ __device__ __forceinline__ bool team_step(const State &st,
          st.item_count <= team_warps;
 }
 
+/* A relaxed load at GPU scope: the barriers' polls. */
+__device__ __forceinline__ unsigned int load_relaxed(const unsigned int *p) {
+  unsigned int v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];"
+               : "=r"(v)
+               : "l"(p)
+               : "memory");
+  return v;
+}
+
 /*
  * await_outside: block 0 at the end of a team step. The blocks outside the
  * team derived the first step of this run of team steps from the state
@@ -104,13 +114,8 @@ __device__ __forceinline__ void await_outside(const unsigned int *counter,
                                               unsigned int *passed) {
   if (passed[2] != passed[0]) {
     passed[2] = passed[0];
-    unsigned int now;
-    do {
-      asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];"
-                   : "=r"(now)
-                   : "l"(counter)
-                   : "memory");
-    } while ((now & 0x7FFFFFFFu) != outside);
+    while ((load_relaxed(counter) & 0x7FFFFFFFu) != outside)
+      ;
   }
 }
 
@@ -138,13 +143,8 @@ barrier(Control *c, bool team, unsigned int blocks, unsigned int *passed) {
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(counter),
                  "r"(add)
                  : "memory");
-    unsigned int now;
-    do {
-      asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];"
-                   : "=r"(now)
-                   : "l"(counter)
-                   : "memory");
-    } while ((now & 0x80000000u) != flipped);
+    while ((load_relaxed(counter) & 0x80000000u) != flipped)
+      ;
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
   }
   __syncthreads();
