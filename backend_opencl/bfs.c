@@ -1,25 +1,25 @@
 /*
  * bfs: direction-optimising breadth-first search (kernels_cl/bfs.cl says
- * what each step does). bfs_init seeds the search; then
- * - where the policy says so (GPUs without a watchdog), one launch of
- *   bfs_persistent runs every step: the groups that run at once take
- *   part, and the next search launches as many as took part in this one
- *   (the first, compute units x bfs_groups_per_cu);
- * - otherwise one bfs_step launch per step, queued in batches
- * (policy.bfs_first_batch, doubling up to bfs_max_batch) with no read-back in
- * between: each launch derives its step from device memory and returns at once
- * after the last. After each batch a non-blocking read fetches the done flag.
- * - A batch smaller than bfs_overlap_batch waits for its own flag before
- *   the next is queued. Most searches end within the first few batches,
- *   and a launch queued past the end still costs its enqueue on the host
- *   and a short run on the device; the wait costs one host round trip per
- *   small batch, during which the device idles.
- * - From bfs_overlap_batch on (long searches: paths, grids), the host
- *   queues the next batch before it waits for the flag of the batch
+ * what each step does). bfs_init seeds the search; then the steps run
+ * - where the policy says so (NVIDIA GPUs without a watchdog: see
+ *   prism__cl_choose_policy), in one launch of bfs_persistent: the groups
+ *   that run at once take part, and the next search launches as many as
+ *   took part in this one (the first, compute units x bfs_groups_per_cu);
+ *   then one read of the result;
+ * - otherwise (run_steps), in one bfs_step launch per step, queued in
+ *   batches (policy.bfs_first_batch, doubling up to bfs_max_batch) with no
+ *   read-back in between: each launch derives its step from device memory
+ *   and returns at once after the last. After each batch a non-blocking
+ *   read fetches the done flag. A batch smaller than bfs_overlap_batch
+ *   waits for its own flag before the next is queued: most searches end
+ *   within the first few batches, and a launch queued past the end still
+ *   costs its enqueue on the host and a short run on the device; the wait
+ *   costs one host round trip per small batch, during which the device
+ *   idles. From bfs_overlap_batch on (long searches: paths, grids), the
+ *   host queues the next batch before it waits for the flag of the batch
  *   before, which ran meanwhile: two batches in flight keep the device
  *   busy across read-backs, at the price of up to two batches queued past
- *   the end.
- * Either way one round trip per batch, not per level.
+ *   the end. Either way one round trip per batch, not per level.
  * Scratch (one request, regions at 256 bytes): control, two visited
  * bitmaps, two small queues, two item queues.
  */
@@ -259,9 +259,9 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
     return st;
 
   size_t groups = (size_t)cl->facts.compute_units * pol->bfs_groups_per_cu;
-  unsigned *ran = &cl->bfs_groups[a->parents ? 1 : 0];
-  if (pol->bfs_persistent && *ran)
-    groups = *ran;
+  unsigned *took_part = &cl->bfs_groups[a->parents ? 1 : 0];
+  if (pol->bfs_persistent && *took_part)
+    groups = *took_part;
   if (!groups)
     groups = 1;
   size_t global = groups * wg;
@@ -284,7 +284,8 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
   bfs_state result;
   memcpy(&result, tail, sizeof result);
   if (pol->bfs_persistent)
-    memcpy(ran, tail + (CONTROL_GROUPS - CONTROL_RESULT), sizeof *ran);
+    memcpy(took_part, tail + (CONTROL_GROUPS - CONTROL_RESULT),
+           sizeof *took_part);
   if (result.phase != PHASE_DONE)
     return prism__fail(ctx, PRISM_INTERNAL, "OpenCL backend: bfs did not end");
   a->result->levels = (size_t)result.levels;

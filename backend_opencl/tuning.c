@@ -106,10 +106,12 @@ static const prism__cl_policy gpu_policy = {
      * previous one's flag was read, 4 gave 0.86 ms and 8 0.96 ms. Top-down
      * candidates filtered by a plain load only in steps of more than
      * 65536 edges, as CUDA's. The whole search in one launch, as CUDA's
-     * (H200, same run: RMAT 22 0.48-0.49 ms, 2048 x 2048 grid 27 ms,
-     * against 0.64 and 34 ms a launch per step); the batches above serve
-     * devices with a watchdog. A group polls the arrival count up to 1024
-     * times (a few hundred microseconds on a GPU) for more to arrive */
+     * (H200, two runs alternating: RMAT 22 0.58 ms, 2048 x 2048 grid
+     * 26.3-27.4 ms, against 0.64 and 33.7-34.3 ms a launch per step); the
+     * batches above serve devices with a watchdog. A group waits for more
+     * to arrive until 1024 reads of the arrival count see no change (only
+     * when fewer groups run at once than were launched: a context's first
+     * search) */
     .bfs_persistent = 1,
     .bfs_discovery_polls = 1024,
     .bfs_wg = 256,
@@ -371,8 +373,12 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
     out->seg_merge_items_8 =
         fit_seg_items(out->seg_merge_items_8, out, facts->local_mem, 8, 8 + 8);
   }
-  /* A kernel that runs the whole search could be cut by a watchdog. */
-  if (facts->exec_timeout)
+  /* The search in one launch needs a fence that orders global memory for
+   * every group of the device, which OpenCL 1.2 does not name (with its
+   * mem_fence the search hung on NVIDIA's OpenCL): NVIDIA's in PTX, or a
+   * CPU's coherent caches. Elsewhere, and where a watchdog could cut a long
+   * kernel, one launch per step. */
+  if (facts->exec_timeout || !(facts->nvidia || facts->is_cpu))
     out->bfs_persistent = 0;
   /* Vector loads are aligned by construction only as far as buffers are. */
   while (facts->base_align && out->reduce_vec_bytes > facts->base_align)

@@ -41,11 +41,11 @@
  *   groups that run at once (discover) meet at a barrier between steps
  *   (group_barrier). Unlike CUDA's, every step runs on all of them: a team
  *   of 16 groups for the small top-down steps measured slower on the
- *   H200's OpenCL (RMAT 22: 0.67 against 0.49 ms; 2048 x 2048 grid: 28.3
- *   against 27.1 ms);
- * - or in bfs_step, one launch per step (CPUs, and devices with a watchdog
- *   on long kernels): the launch boundary is the only synchronisation
- *   between groups.
+ *   H200's OpenCL (RMAT 22: 0.67 against 0.48-0.49 ms; 2048 x 2048 grid:
+ *   28.3 against 26.7-27.5 ms);
+ * - or in bfs_step, one launch per step (CPUs, GPUs other than NVIDIA's,
+ *   devices with a watchdog on long kernels: backend_opencl/tuning.c):
+ *   the launch boundary is the only synchronisation between groups.
  *
  * Layout (the scratch buffer; backend_opencl/bfs.c carves it):
  *   control     bfs_control at byte 0
@@ -59,8 +59,7 @@
  * 64-bit counters are added by one 64-bit atomic where the device has
  * cl_khr_int64_base_atomics, else as two 32-bit atomics with a carry
  * (OpenCL 1.2 has no 64-bit atomics in its core); they are read only in a
- * later
- * launch.
+ * later step.
  */
 
 #ifndef PRISM_BFS_PARENTS
@@ -196,10 +195,10 @@ typedef struct bfs_search {
   float alpha, beta;
 } bfs_search;
 
-/* The groups taking part in a step: this one is group of groups. */
-typedef struct bfs_team {
-  uint group, groups;
-} bfs_team;
+/* The groups taking part in a step: this one is group id of count. */
+typedef struct bfs_groups {
+  uint id, count;
+} bfs_groups;
 
 /* By parity, without indexing the arrays (which would put the struct in
  * private memory). */
@@ -308,17 +307,17 @@ void counter_add(__global uint *c, ulong v) {
 /* ---- work distribution ------------------------------------------------- */
 
 /* This group's tiles of count: first, first + step, ... below end. */
-void group_tiles(ulong count, const bfs_team *team, ulong *first, ulong *end,
-                 ulong *step) {
-  const ulong g = team->group, groups = team->groups;
+void group_tiles(ulong count, const bfs_groups *groups, ulong *first,
+                 ulong *end, ulong *step) {
+  const ulong g = groups->id, n = groups->count;
 #if PRISM_BFS_CONTIGUOUS
-  *first = count * g / groups;
-  *end = count * (g + 1) / groups;
+  *first = count * g / n;
+  *end = count * (g + 1) / n;
   *step = 1;
 #else
   *first = g;
   *end = count;
-  *step = groups;
+  *step = n;
 #endif
 }
 
@@ -490,7 +489,7 @@ uint group_owner(__local const uint *incl, uint e) {
  * parent), its offsets, a queue entry.
  */
 void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
-              const bfs_team *team, __global bfs_accum *acc, bfs_tally *t,
+              const bfs_groups *groups, __global bfs_accum *acc, bfs_tally *t,
               __local uint *l_vertex, __local ulong *l_begin,
               __local uint *l_incl, __local uint *l_scan,
               __local uint *l_reserve) {
@@ -499,7 +498,7 @@ void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
   const uint count = st->small_count;
   __global const uint4 *queue = small_queue(x, st->queue_parity);
   ulong first, end, step;
-  group_tiles(count / PRISM_WG + (count % PRISM_WG != 0), team, &first, &end,
+  group_tiles(count / PRISM_WG + (count % PRISM_WG != 0), groups, &first, &end,
               &step);
   for (ulong tile = first; tile < end; tile += step) {
     const ulong i = tile * PRISM_WG + lid;
@@ -534,7 +533,7 @@ void top_down(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
     }
   }
   __global const uint2 *items = item_queue(x, st->queue_parity);
-  group_tiles(st->item_count, team, &first, &end, &step);
+  group_tiles(st->item_count, groups, &first, &end, &step);
   for (ulong j = first; j < end; j += step) {
     const uint2 item = items[j];
     const ulong row_end = g->offsets[item.x + 1];
@@ -636,7 +635,7 @@ void record(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
  * in-edges scanned.
  */
 void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
-               const bfs_team *team, bfs_tally *t, __local uint *l_found,
+               const bfs_groups *groups, bfs_tally *t, __local uint *l_found,
                __local uint *l_pend_v, __local ulong *l_pend_from,
                __local ulong *l_pend_to, __local uint *l_pend_count,
                __local uint *l_first) {
@@ -647,7 +646,7 @@ void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
   ulong first, end, step;
   group_tiles(words / PRISM_BFS_TILE_WORDS +
                   (words % PRISM_BFS_TILE_WORDS != 0),
-              team, &first, &end, &step);
+              groups, &first, &end, &step);
   uint mine[OWN_WORDS];
   for (ulong tile = first; (tile = next_tile(tile, end, step, words, 0,
                                              old_bits, new_bits, mine)) < end;
@@ -745,7 +744,7 @@ void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
  * frontier vertex.
  */
 void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
-             const bfs_team *team, __global bfs_accum *acc,
+             const bfs_groups *groups, __global bfs_accum *acc,
              __local uint *l_reserve) {
   const uint lid = get_local_id(0);
   __global const uint *cur = bitmap(x, st->visited_parity);
@@ -755,7 +754,7 @@ void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
   ulong first, end, step;
   group_tiles(words / PRISM_BFS_TILE_WORDS +
                   (words % PRISM_BFS_TILE_WORDS != 0),
-              team, &first, &end, &step);
+              groups, &first, &end, &step);
   uint mine[OWN_WORDS];
   for (ulong tile = first;
        (tile = next_tile(tile, end, step, words, cur, prev, 0, mine)) < end;
@@ -950,20 +949,20 @@ void derive(const bfs_search *x, ulong k, uint group, uint n,
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-/* work: step k (state st, not DONE) on the team's groups, then the group's
- * tallies into acc[k % 3]. Every work-item calls it. */
+/* work: step k (state st, not DONE) on groups, then the group's tallies
+ * into acc[k % 3]. Every work-item calls it. */
 void work(const bfs_graph *g, const bfs_search *x, const bfs_state *st, ulong k,
-          const bfs_team *team, __local bfs_locals *l) {
+          const bfs_groups *groups, __local bfs_locals *l) {
   __global bfs_accum *acc = &x->control->acc[k % 3];
   bfs_tally t = {0, 0, 0};
   if (st->phase == PHASE_TOP_DOWN)
-    top_down(g, x, st, team, acc, &t, l->vertex, l->begin, l->incl, l->scan,
+    top_down(g, x, st, groups, acc, &t, l->vertex, l->begin, l->incl, l->scan,
              l->reserve);
   else if (st->phase == PHASE_BOTTOM_UP)
-    bottom_up(g, x, st, team, &t, l->found, l->pend_v, l->wide,
+    bottom_up(g, x, st, groups, &t, l->found, l->pend_v, l->wide,
               l->wide + PENDING_SLOTS, &l->pend_count, &l->first);
   else
-    convert(g, x, st, team, acc, l->reserve);
+    convert(g, x, st, groups, acc, l->reserve);
   flush(t, acc, l->wide, &l->tallied);
 }
 
@@ -981,7 +980,7 @@ bfs_step(BFS_KERNEL_ARGS, ulong k) {
   const bfs_state st = l.state;
   if (st.phase == PHASE_DONE)
     return;
-  const bfs_team all = {(uint)get_group_id(0), (uint)get_num_groups(0)};
+  const bfs_groups all = {(uint)get_group_id(0), (uint)get_num_groups(0)};
   work(&g, &x, &st, k, &all, &l);
 }
 
@@ -992,10 +991,11 @@ bfs_step(BFS_KERNEL_ARGS, ulong k) {
 /*
  * DEVICE_FENCE: orders a work-item's global accesses for every group of
  * the device, around the arrivals and waits of bfs_persistent. OpenCL
- * 1.2's mem_fence speaks only of the work-item's own order; on NVIDIA's
- * OpenCL the fence is CUDA's, in PTX (the one its grid barrier takes),
- * after which the group's plain loads see what other groups wrote before
- * their arrival.
+ * 1.2's mem_fence speaks only of the work-item's own order (with it the
+ * search hung on NVIDIA's OpenCL); there the fence is CUDA's, in PTX (the
+ * one its grid barrier takes), after which the group's plain loads see
+ * what other groups wrote before their arrival. mem_fence serves CPUs,
+ * whose caches are coherent (the GPU policy forced on PoCL, in tests).
  */
 #if PRISM_BFS_PTX_FENCE
 #define DEVICE_FENCE() __asm__ volatile("fence.acq_rel.gpu;" ::: "memory")
@@ -1098,7 +1098,7 @@ bfs_persistent(BFS_KERNEL_ARGS) {
   const uint group = l_group, groups = l_groups;
   if (group == NOT_TAKING_PART)
     return;
-  const bfs_team all = {group, groups};
+  const bfs_groups all = {group, groups};
   int done = 0;
   for (ulong k = 0; !done; k++) {
     derive(&x, k, group, n, &l);
