@@ -380,6 +380,11 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
    * kernel, one launch per step. */
   if (facts->exec_timeout || !(facts->nvidia || facts->is_cpu))
     out->bfs_persistent = 0;
+  /* A CPU's worker threads start their groups far apart next to a GPU's
+   * scheduler, and its reads are fast: with a GPU's patience one group
+   * would take part alone. */
+  if (facts->is_cpu && out->bfs_persistent)
+    out->bfs_discovery_polls = 1u << 20;
   /* Vector loads are aligned by construction only as far as buffers are. */
   while (facts->base_align && out->reduce_vec_bytes > facts->base_align)
     out->reduce_vec_bytes /= 2;
