@@ -534,15 +534,15 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
 /* BFS tuning (bfs.cu, bfs_steps.cuh), overridable at build time (-D) for
  * sweeps. On the H200 (sm_90), median of 16 searches, RMAT 22 / 2048 x
  * 2048 grid, one run: these defaults 0.382 ms / 18.5 ms (two later runs:
- * 0.413 / 18.0, 0.439 / 18.0); TEAM_TILE 32 on
- * 16 blocks 0.382 / 20.1; TEAM_TILE 16 on 16 blocks 0.393 / 18.2; 8 on
- * 64 blocks 0.387 / 18.3 (a warp's atomics and loads over a tile of 32
- * vertices take longer than over 16: a level of the grid is one small
- * tile per warp). TEAM_BLOCKS 32 with tiles of 32: 21.3 ms for the grid.
- * Earlier forms, median of 8: WAVE_PER_SM 2: 0.46 / 21.5; 1: 0.66 / 20.6
- * against 0.35 / 23.6 for a full wave (a cheaper barrier helps the grid,
- * fewer warps hurt RMAT's wide bottom-up steps more); COOPERATIVE 0:
- * 0.47 / 27.0. The rest are first guesses:
+ * 0.413 / 18.0, 0.439 / 18.0; with await_outside, eight runs: 0.366 -
+ * 0.396 / 18.4 - 18.7); TEAM_TILE 32 on 16 blocks 0.382 / 20.1;
+ * TEAM_TILE 16 on 16 blocks 0.393 / 18.2; 8 on 64 blocks 0.387 / 18.3 (a
+ * warp's atomics and loads over a tile of 32 vertices take longer than
+ * over 16: a level of the grid is one small tile per warp). TEAM_BLOCKS 32 with
+ * tiles of 32: 21.3 ms for the grid. Earlier forms, median of 8: WAVE_PER_SM 2:
+ * 0.46 / 21.5; 1: 0.66 / 20.6 against 0.35 / 23.6 for a full wave (a cheaper
+ * barrier helps the grid, fewer warps hurt RMAT's wide bottom-up steps more);
+ * COOPERATIVE 0: 0.47 / 27.0. The rest are first guesses:
  * - blocks of THREADS, at least MIN_BLOCKS resident per SM (launch
  *   bounds); the grid is one full wave (as many blocks as are resident),
  *   or WAVE_PER_SM blocks per SM where that is fewer (fewer blocks meet

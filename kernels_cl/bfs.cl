@@ -797,7 +797,7 @@ void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
  * the three counters in local memory (l: 3 x PRISM_WG values), each round
  * halving the partial sums left, and in the last round (one left)
  * work-item 0 adds the group's. A group whose work-items all tallied
- * nothing (l_tallied still 0, as the kernel's first barrier left it) runs
+ * nothing (l_tallied still 0, as derive's barrier left it) runs
  * no round. The adds sit before the round's barrier rather than after the
  * loop: PoCL 3.1 can run a work-item 0 branch at the kernel's end on every
  * work-item. Every work-item calls it.
