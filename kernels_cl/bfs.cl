@@ -29,7 +29,8 @@
  *   PRISM_BFS_DISCOVERY_POLLS  bfs_persistent: reads of the arrival count
  *                              without a change after which a group stops
  *                              waiting for more groups to arrive.
- *   PRISM_BFS_PTX_FENCE        1: DEVICE_FENCE in PTX (NVIDIA's OpenCL).
+ *   PRISM_BFS_PTX_FENCE        1: DEVICE_FENCE and the barrier polls in PTX
+ *                              (NVIDIA's OpenCL).
  *
  * The step protocol (backend_cuda/bfs_state.cuh says it at length): step
  * k runs the phase of S_k (TOP_DOWN, BOTTOM_UP, CONVERT or DONE). Every
@@ -1003,6 +1004,29 @@ bfs_step(BFS_KERNEL_ARGS, ulong k) {
 #define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
 
+/*
+ * poll_acquire: a poll's read of *p. With PTX it is CUDA's acquire load,
+ * which orders what the work-item does after the read that ends the poll
+ * (no fence after the poll, as in CUDA's barrier); elsewhere a plain
+ * read, and POLL_DONE, a fence, follows the poll.
+ */
+#if PRISM_BFS_PTX_FENCE
+uint poll_acquire(volatile __global const uint *p) {
+  uint v;
+  __asm__ volatile("ld.acquire.gpu.global.u32 %0, [%1];"
+                   : "=r"(v)
+                   : "l"(p)
+                   : "memory");
+  return v;
+}
+#define POLL_DONE()
+#else
+uint poll_acquire(volatile __global const uint *p) {
+  return *p;
+}
+#define POLL_DONE() DEVICE_FENCE()
+#endif
+
 #define ARRIVALS_CLOSED 0x80000000u
 #define NOT_TAKING_PART UINT_MAX
 
@@ -1056,8 +1080,9 @@ uint discover(__global bfs_control *c, uint *groups) {
  * flips when the last arrives; a group knows which flip it waits for from
  * the barriers it has passed (*passed, work-item 0's count). Work-item 0
  * arrives after a device fence (the group's writes before it, through the
- * group barrier) and polls; a fence after the flip orders what the group
- * reads next. Every work-item calls it.
+ * group barrier) and polls (poll_acquire: the read that sees the flip, or
+ * a fence after it, orders what the group reads next). Every work-item
+ * calls it.
  */
 void group_barrier(__global bfs_control *c, uint groups, uint group,
                    __local uint *passed) {
@@ -1067,10 +1092,9 @@ void group_barrier(__global bfs_control *c, uint groups, uint group,
     const uint flipped = (++*passed & 1u) << 31;
     DEVICE_FENCE();
     atomic_add(&c->grid_barrier, add);
-    volatile __global const uint *now = &c->grid_barrier;
-    while ((*now & 0x80000000u) != flipped)
+    while ((poll_acquire(&c->grid_barrier) & 0x80000000u) != flipped)
       ;
-    DEVICE_FENCE();
+    POLL_DONE();
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
