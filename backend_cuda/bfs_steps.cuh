@@ -25,7 +25,8 @@
  *
  * Who works: a Team, the warps of the blocks taking part in the step
  * (the whole grid, or the persistent kernel's team of a few blocks for a
- * small top-down step); warp w of W takes tiles w, w + W, ...
+ * small top-down step), numbered across the blocks first (team_of);
+ * warp w of W takes tiles w, w + W, ...
  */
 #ifndef PRISM_BACKEND_CUDA_BFS_STEPS_CUH
 #define PRISM_BACKEND_CUDA_BFS_STEPS_CUH
@@ -108,18 +109,37 @@ struct Team {
   uint32_t warp, warps, tile;
 };
 
-/* A top-down step's first small-queue tile (tile team.warp), this lane's
- * entry, loaded before the step's state was known (loaded: true), or
- * not loaded. */
+/*
+ * A top-down step's first small-queue tile (tile team.warp), gathered
+ * before the step's state was known (loaded: true), or not gathered.
+ * entry: this lane's entry as loaded; nbr, src, mask: the tile's first
+ * pass over those entries (gather). Lanes past the queue's end may have
+ * loaded stale entries, but they come after every real one, so the real
+ * tile's edges are a prefix of the gathered ones (top_down cuts the
+ * rest off); entries that cannot be this graph's count as empty. Only
+ * the pass's first AHEAD_ITEMS items are gathered (a team tile of the
+ * grid graph, 8 vertices of degree 4, is one item); with four, the
+ * persistent kernel spilled registers.
+ */
+constexpr int AHEAD_ITEMS = BFS_TD_ITEMS < 2 ? BFS_TD_ITEMS : 2;
 struct Ahead {
   Entry entry;
   bool loaded;
+  uint32_t nbr[AHEAD_ITEMS], src[AHEAD_ITEMS], mask;
 };
+
+/* Every warp of blocks 0 .. blocks - 1, tile vertices at a time. Warps
+ * are numbered across the blocks first (warp i of block b is number
+ * i * blocks + b), so a step with fewer tiles than warps spreads its
+ * tiles over as many SMs as it can rather than filling a few. */
+__device__ __forceinline__ Team team_of(uint32_t blocks, uint32_t tile) {
+  constexpr uint32_t WARPS = BFS_THREADS / WARP_THREADS;
+  return Team{uint32_t(warp_id()) * blocks + blockIdx.x, blocks * WARPS, tile};
+}
 
 /* Every warp of the grid. */
 __device__ __forceinline__ Team whole_grid() {
-  return Team{(blockIdx.x * blockDim.x + threadIdx.x) / WARP_THREADS,
-              gridDim.x * blockDim.x / WARP_THREADS, WARP_THREADS};
+  return team_of(gridDim.x, WARP_THREADS);
 }
 
 /* Items of a vertex of out-degree d. */
@@ -298,13 +318,77 @@ __device__ __forceinline__ void claim(const Graph &g, const Search &s,
 }
 
 /*
+ * gather: pass `pass` of a tile whose lanes' edges lie end to end (incl,
+ * excl, total: the lanes' inclusive and exclusive prefixes of degree, and
+ * their sum; begin, v: the lane's entry): lane l takes edges
+ * pass + 32 k + l (FROM <= k < K), their columns into nbr and sources
+ * into src, bit k of the result set where edge k exists. Every lane
+ * calls it.
+ */
+template <int K, int FROM = 0>
+__device__ __forceinline__ uint32_t gather(const Graph &g, uint32_t incl,
+                                           uint32_t excl, uint32_t total,
+                                           uint64_t begin, uint32_t v,
+                                           uint32_t pass, uint32_t (&nbr)[K],
+                                           uint32_t (&src)[K]) {
+  const uint32_t lane = lane_id();
+  uint32_t mask = 0;
+#pragma unroll
+  for (int k = FROM; k < K; ++k) {
+    const uint32_t e = pass + uint32_t(k) * WARP_THREADS + lane;
+    src[k] = nbr[k] = 0;
+    if (pass + uint32_t(k) * WARP_THREADS >= total)
+      continue; // no lane has an edge here (the warp agrees)
+    const uint32_t owner = warp_owner(incl, e);
+    const uint64_t row = __shfl_sync(FULL_MASK, begin, owner);
+    const uint32_t first = __shfl_sync(FULL_MASK, excl, owner);
+    src[k] = __shfl_sync(FULL_MASK, v, owner);
+    if (e < total) {
+      nbr[k] = g.cols[row + (e - first)];
+      mask |= 1u << k;
+    }
+  }
+  return mask;
+}
+
+/* load_ahead: this lane's entry of the tile whose entries start at
+ * queue[first] (lanes below tile), before the step's state is known;
+ * an entry that cannot be this graph's comes back empty. */
+__device__ __forceinline__ Entry load_ahead(const Graph &g, const Entry *queue,
+                                            uint32_t first, uint32_t tile) {
+  const uint32_t lane = lane_id();
+  Entry e{0, 0, 0};
+  if (lane < tile && first + lane < g.n) {
+    e = queue[first + lane];
+    if (e.degree > BFS_SMALL_DEGREE || e.begin > g.m ||
+        e.degree > g.m - e.begin)
+      e = Entry{0, 0, 0};
+  }
+  return e;
+}
+
+/* gather_ahead: the first pass over the tile's entries (load_ahead) into
+ * a. Every lane calls it. */
+__device__ __forceinline__ void gather_ahead(const Graph &g, const Entry &e,
+                                             Ahead &a) {
+  const uint32_t incl = warp_inclusive_scan<Sum32>(e.degree);
+  const uint32_t total = __shfl_sync(FULL_MASK, incl, WARP_THREADS - 1);
+  a.entry = e;
+  a.mask = 0;
+  if (BFS_GATHER_AHEAD)
+    a.mask = gather<AHEAD_ITEMS>(g, incl, incl - e.degree, total, e.begin,
+                                 e.vertex, 0, a.nbr, a.src);
+}
+
+/*
  * top_down: expand the frontier queues.
- * - Small queue: warp w takes tiles of 32 vertices (w, w + W, ...); a
- *   warp scan of their out-degrees lays their edges end to end, and each
- *   pass hands lane l the edges pass + l + 32 j (j < TD_ITEMS), found by
- *   binary search over the scan (warp_owner): every lane busy whatever
- *   the degrees, and lanes reading neighbouring edges of a vertex
- *   coalesce.
+ * - Small queue: warp w takes tiles of team.tile vertices (w, w + W,
+ *   ...; 32 on the whole grid); a warp scan of their out-degrees lays
+ *   their edges end to end, and each pass hands lane l the edges
+ *   pass + l + 32 j (j < TD_ITEMS), found by binary search over the scan
+ *   (gather, warp_owner): every lane busy whatever the degrees, and lanes
+ *   reading neighbouring edges of a vertex coalesce. The first pass of
+ *   the first tile may have been gathered ahead (Ahead).
  * - Items: warp w takes items w, w + W, ...: CHUNK_EDGES consecutive
  *   edges of one vertex, one pass.
  * Traffic: per frontier vertex its entry (16 bytes); per edge its column
@@ -343,18 +427,19 @@ __device__ __forceinline__ void top_down(const Graph &g, const Search &s,
     const uint32_t total = __shfl_sync(FULL_MASK, incl, WARP_THREADS - 1);
     for (uint32_t pass = 0; pass < total; pass += CHUNK_EDGES) {
       uint32_t nbr[K], src[K], mask = 0;
+      if (loaded && pass == 0) {
+        // The gathered items, cut to the real tile's edges; the rest.
+        constexpr int A = BFS_GATHER_AHEAD ? AHEAD_ITEMS : 0;
+        mask = gather<K, A>(g, incl, excl, total, begin, v, 0, nbr, src);
 #pragma unroll
-      for (int k = 0; k < K; ++k) {
-        const uint32_t e = pass + uint32_t(k) * WARP_THREADS + lane;
-        const uint32_t owner = warp_owner(incl, e);
-        const uint64_t row = __shfl_sync(FULL_MASK, begin, owner);
-        const uint32_t first = __shfl_sync(FULL_MASK, excl, owner);
-        src[k] = __shfl_sync(FULL_MASK, v, owner);
-        nbr[k] = 0;
-        if (e < total) {
-          nbr[k] = g.cols[row + (e - first)];
-          mask |= 1u << k;
+        for (int k = 0; k < A; ++k) {
+          nbr[k] = ahead.nbr[k];
+          src[k] = ahead.src[k];
+          if (uint32_t(k) * WARP_THREADS + lane < total)
+            mask |= ahead.mask & (1u << k);
         }
+      } else {
+        mask = gather<K>(g, incl, excl, total, begin, v, pass, nbr, src);
       }
       claim<PARENTS, K>(g, s, st, acc, t, filter, nbr, src, mask);
     }
@@ -587,29 +672,35 @@ __device__ __forceinline__ void flush(const Tally &t, Accum *acc,
 }
 
 /*
- * derive: S_k into smem.state (k into smem.step), by thread 0 of every
- * block taking part (block 0 also publishes it, clears the accumulator
- * of step k + 1 and keeps a DONE state as the result). Deriving S_k
- * again gives the same state and the same stores: it reads
- * state[(k-1) & 1] and acc[(k-1) % 3], and writes neither.
+ * derive_state: S_k into smem.state (k into smem.step), by one thread of
+ * every block taking part (block 0 also publishes it, clears the
+ * accumulator of step k + 1 and keeps a DONE state as the result); the
+ * block's barrier after it is the caller's. Deriving S_k again gives the
+ * same state and the same stores: it reads state[(k-1) & 1] and
+ * acc[(k-1) % 3], and writes neither.
  */
+__device__ __forceinline__ void
+derive_state(const Search &s, unsigned long long k, StepSmem &smem) {
+  Control *c = s.control;
+  const State cur =
+      k == 0 ? load_global(&c->state[0])
+             : advance(load_global(&c->state[(k - 1) & 1]),
+                       load_global(&c->acc[(k - 1) % 3]), s.heuristic);
+  smem.state = cur;
+  smem.step = k;
+  if (blockIdx.x == 0) {
+    c->state[k & 1] = cur;
+    c->acc[(k + 1) % 3] = Accum{};
+    if (cur.phase == PHASE_DONE)
+      c->result = cur;
+  }
+}
+
+/* derive: derive_state by thread 0, then the block's barrier. */
 __device__ __forceinline__ void derive(const Search &s, unsigned long long k,
                                        StepSmem &smem) {
-  Control *c = s.control;
-  if (threadIdx.x == 0) {
-    const State cur =
-        k == 0 ? load_global(&c->state[0])
-               : advance(load_global(&c->state[(k - 1) & 1]),
-                         load_global(&c->acc[(k - 1) % 3]), s.heuristic);
-    smem.state = cur;
-    smem.step = k;
-    if (blockIdx.x == 0) {
-      c->state[k & 1] = cur;
-      c->acc[(k + 1) % 3] = Accum{};
-      if (cur.phase == PHASE_DONE)
-        c->result = cur;
-    }
-  }
+  if (threadIdx.x == 0)
+    derive_state(s, k, smem);
   __syncthreads();
 }
 

@@ -533,16 +533,22 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
 
 /* BFS tuning (bfs.cu, bfs_steps.cuh), overridable at build time (-D) for
  * sweeps. On the H200 (sm_90), median of 16 searches, RMAT 22 / 2048 x
- * 2048 grid, one run: these defaults 0.382 ms / 18.5 ms (two later runs:
- * 0.413 / 18.0, 0.439 / 18.0; with await_outside, eight runs: 0.366 -
- * 0.396 / 18.4 - 18.7); TEAM_TILE 32 on 16 blocks 0.382 / 20.1;
- * TEAM_TILE 16 on 16 blocks 0.393 / 18.2; 8 on 64 blocks 0.387 / 18.3 (a
- * warp's atomics and loads over a tile of 32 vertices take longer than
- * over 16: a level of the grid is one small tile per warp). TEAM_BLOCKS 32 with
- * tiles of 32: 21.3 ms for the grid. Earlier forms, median of 8: WAVE_PER_SM 2:
- * 0.46 / 21.5; 1: 0.66 / 20.6 against 0.35 / 23.6 for a full wave (a cheaper
- * barrier helps the grid, fewer warps hurt RMAT's wide bottom-up steps more);
- * COOPERATIVE 0: 0.47 / 27.0. The rest are first guesses:
+ * 2048 grid: these defaults 0.389 ms / 15.6 ms, 0.372 / 15.6 and
+ * 0.360 / 15.5 (three runs). Variants in the same call, one run each:
+ * TEAM_TILE 4: 0.366 / 15.9; TEAM_BLOCKS 64: 0.377 / 15.8; 256: 0.393 /
+ * 16.6. On the way there (grid only, two runs of each in one build):
+ * TEAM_TILE 16 on 64 blocks with TD_ITEMS 4: 17.1 / 17.0; TD_ITEMS 2:
+ * 16.7 / 16.7; then on 128 blocks: 16.8 / 16.7; with TEAM_TILE 8: 15.7 /
+ * 15.6; GATHER_AHEAD 0: 18.2 / 18.2 (TD_ITEMS 2: 18.1 / 18.1). Before
+ * that, on 32 blocks with tiles of 16: warps numbered block by block
+ * 18.4 / 18.4, across the blocks first (team_of) 17.9 / 17.9. A level of
+ * the grid is a few thousand vertices of degree 4 and a latency-bound
+ * chain of loads and atomics: fewer vertices per warp, over more SMs,
+ * end it sooner.
+ * Earlier forms, median of 8: WAVE_PER_SM 2: 0.46 / 21.5; 1: 0.66 / 20.6
+ * against 0.35 / 23.6 for a full wave (a cheaper barrier helps the grid,
+ * fewer warps hurt RMAT's wide bottom-up steps more); COOPERATIVE 0:
+ * 0.47 / 27.0. The rest are first guesses:
  * - blocks of THREADS, at least MIN_BLOCKS resident per SM (launch
  *   bounds); the grid is one full wave (as many blocks as are resident),
  *   or WAVE_PER_SM blocks per SM where that is fewer (fewer blocks meet
@@ -558,6 +564,10 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
  *   blocks runs on them alone, with a barrier among them only; the other
  *   blocks wait at the grid barrier until a step does not fit (0: every
  *   step on the whole grid);
+ * - GATHER_AHEAD 1: in the persistent launch, after a top-down or
+ *   convert step, each warp loads its first tile of the next small
+ *   queue and the columns of its first pass while the next state is
+ *   derived; 0: only the tile's entries;
  * - top-down: candidates are filtered by a plain load of their bitmap
  *   word before the atomicOr only when the frontier has more than
  *   TD_FILTER_EDGES out-edges (in a small step the load would only add
@@ -591,22 +601,25 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
 #define PRISM_CUDA_BFS_MAX_BATCH 256
 #endif
 #ifndef PRISM_CUDA_BFS_TEAM_BLOCKS
-#define PRISM_CUDA_BFS_TEAM_BLOCKS 32 /* 0: every step on the whole grid */
+#define PRISM_CUDA_BFS_TEAM_BLOCKS 128 /* 0: every step on the whole grid */
 #endif
 #ifndef PRISM_CUDA_BFS_TEAM_TILE
-#define PRISM_CUDA_BFS_TEAM_TILE 16
+#define PRISM_CUDA_BFS_TEAM_TILE 8
 #endif
 #ifndef PRISM_CUDA_BFS_TD_FILTER_EDGES
 #define PRISM_CUDA_BFS_TD_FILTER_EDGES 65536
 #endif
 #ifndef PRISM_CUDA_BFS_TD_ITEMS
-#define PRISM_CUDA_BFS_TD_ITEMS 4
+#define PRISM_CUDA_BFS_TD_ITEMS 2
 #endif
 #ifndef PRISM_CUDA_BFS_SMALL_DEGREE
 #define PRISM_CUDA_BFS_SMALL_DEGREE 32
 #endif
 #ifndef PRISM_CUDA_BFS_BU_THREAD_EDGES
 #define PRISM_CUDA_BFS_BU_THREAD_EDGES 32
+#endif
+#ifndef PRISM_CUDA_BFS_GATHER_AHEAD
+#define PRISM_CUDA_BFS_GATHER_AHEAD 1
 #endif
 #ifndef PRISM_CUDA_BFS_BU_BATCH
 #define PRISM_CUDA_BFS_BU_BATCH 4
@@ -622,6 +635,7 @@ constexpr unsigned BFS_BU_THREAD_EDGES = PRISM_CUDA_BFS_BU_THREAD_EDGES;
 constexpr int BFS_BU_BATCH = PRISM_CUDA_BFS_BU_BATCH;
 constexpr unsigned BFS_TEAM_BLOCKS = PRISM_CUDA_BFS_TEAM_BLOCKS;
 constexpr unsigned BFS_TEAM_TILE = PRISM_CUDA_BFS_TEAM_TILE;
+constexpr bool BFS_GATHER_AHEAD = PRISM_CUDA_BFS_GATHER_AHEAD;
 static_assert(BFS_TEAM_TILE >= 1 && BFS_TEAM_TILE <= 32,
               "a team tile is at most a warp's vertices");
 constexpr unsigned long long BFS_TD_FILTER_EDGES =
