@@ -89,6 +89,13 @@ __device__ __forceinline__ bool team_step(const State &st,
          st.item_count <= team_warps;
 }
 
+/* The warps of a step: the team's (team_blocks blocks, tiles of
+ * BFS_TEAM_TILE) for a team step, else the whole grid's. A guess of the
+ * first tile made with one holds for a step run with the same. */
+__device__ __forceinline__ Team step_team(bool team, uint32_t team_blocks) {
+  return team ? team_of(team_blocks, BFS_TEAM_TILE) : whole_grid();
+}
+
 /* An acquire load at GPU scope: the barriers' polls. The load that sees
  * what a poll waits for orders what the thread does after it, so no
  * fence follows. */
@@ -198,8 +205,7 @@ __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
     ahead.entry = Entry{0, 0, 0};
     ahead.loaded = false;
     ahead.mask = 0;
-    const Team guess =
-        in_team ? team_of(team_blocks, BFS_TEAM_TILE) : whole_grid();
+    const Team guess = step_team(in_team, team_blocks);
     if (threadIdx.x == BFS_THREADS - WARP_THREADS)
       derive_state(s, k, smem);
     if (ahead_known)
@@ -223,8 +229,7 @@ __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
     const State &st = smem.state;
     if (st.phase == PHASE_DONE)
       return;
-    const Team team =
-        small ? team_of(team_blocks, BFS_TEAM_TILE) : whole_grid();
+    const Team team = step_team(small, team_blocks);
     ahead.loaded =
         ahead_known && st.queue_parity == ahead_parity && in_team == small;
     work<PARENTS>(g, s, k, smem, team, ahead);

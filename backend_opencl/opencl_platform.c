@@ -194,11 +194,11 @@ static int has_extension(const char *list, const char *ext) {
   return 0;
 }
 
-/* Types the device can hold: 64-bit integers unless an embedded profile
- * lacks them, doubles only with cl_khr_fp64 or a double FP config. */
-static unsigned type_mask(cl_device_id device) {
-  char ext[8192], profile[64];
-  device_string(device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+/* Types the device can hold (ext: its extensions): 64-bit integers unless
+ * an embedded profile lacks them, doubles only with cl_khr_fp64 or a
+ * double FP config. */
+static unsigned type_mask(cl_device_id device, const char *ext) {
+  char profile[64];
   device_string(device, CL_DEVICE_PROFILE, profile, sizeof profile);
   unsigned mask = (1u << PRISM_I32) | (1u << PRISM_U32) | (1u << PRISM_F32) |
                   (1u << PRISM_U8);
@@ -217,8 +217,9 @@ static unsigned type_mask(cl_device_id device) {
 /* cl_nv_device_attribute_query's CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV. */
 #define DEVICE_KERNEL_EXEC_TIMEOUT_NV 0x4005
 
-static void device_facts(cl_device_id device, prism__cl_device_facts *f) {
-  char ext[8192];
+/* The device's facts for the policy (ext: its extensions). */
+static void device_facts(cl_device_id device, const char *ext,
+                         prism__cl_device_facts *f) {
   cl_bool timeout = CL_FALSE;
   cl_device_type type = 0;
   cl_uint cus = 0, align_bits = 0;
@@ -238,7 +239,6 @@ static void device_facts(cl_device_id device, prism__cl_device_facts *f) {
   f->max_wg = max_wg ? max_wg : 1;
   f->local_mem = (size_t)local_mem;
   f->base_align = align_bits / 8;
-  device_string(device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
   f->nvidia = has_extension(ext, "cl_nv_device_attribute_query");
   if (!f->nvidia ||
       clGetDeviceInfo(device, DEVICE_KERNEL_EXEC_TIMEOUT_NV, sizeof timeout,
@@ -285,7 +285,9 @@ static prism_status select_locked(prism_context *ctx,
                 sizeof cl->device_name);
   device_string(cl->device, CL_DRIVER_VERSION, cl->driver_version,
                 sizeof cl->driver_version);
-  device_facts(cl->device, &cl->facts);
+  char ext[8192];
+  device_string(cl->device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+  device_facts(cl->device, ext, &cl->facts);
   if (prism__cl_choose_policy(&cl->facts, &cl->policy) != 0)
     return prism__fail(ctx, PRISM_INVALID_ENVIRONMENT,
                        "PRISM_OPENCL_POLICY='%s' is not a policy; valid "
@@ -296,7 +298,7 @@ static prism_status select_locked(prism_context *ctx,
   snprintf(info->platform_name, sizeof info->platform_name, "%s",
            cl->platform_name);
   info->is_cpu = cl->facts.is_cpu;
-  info->type_mask = type_mask(cl->device);
+  info->type_mask = type_mask(cl->device, ext);
   return PRISM_OK;
 }
 
