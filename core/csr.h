@@ -6,6 +6,8 @@
 
 #include "prism.h"
 
+#include <stdio.h>
+
 /** Column indices are 32-bit: a CSR holds fewer than 2^32 vertices. */
 #define PRISM__CSR_MAX_VERTICES ((size_t)UINT32_MAX)
 
@@ -25,5 +27,21 @@ prism_status prism__csr_check(prism_context *ctx, const prism_csr *csr,
  */
 prism_status prism__csr_alloc(size_t n, size_t m, int directed, const char *fn,
                               prism_csr *out);
+
+/**
+ * prism_csr_load from an open stream (read to its end, left open): the
+ * same checks, results and messages, with name in place of the path. The
+ * fuzz targets feed it memory through fmemopen.
+ */
+prism_status prism__csr_load_stream(FILE *f, const char *name,
+                                    const prism_load_options *options,
+                                    prism_csr *out);
+
+/**
+ * The file prism_csr_save_matrix_market writes, into an open stream
+ * (flushed, left open); write errors name name.
+ */
+prism_status prism__csr_write_matrix_market(const prism_csr *csr, FILE *f,
+                                            const char *name);
 
 #endif /* PRISM_CORE_CSR_H */

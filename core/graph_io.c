@@ -6,24 +6,43 @@
  * array that grows (doubling) as they arrive, within options->max_edges; a
  * declared count is checked against the limits and against what came, and
  * never allocated for. Every vertex id is checked (against the declared rows,
- * or options->max_vertices) before it is kept. Lines are read through one fixed
- * buffer: a data line longer than IO_LINE_MAX is an error, a comment line may
- * be any length. Errors name the line and what was expected there.
+ * or options->max_vertices) before it is kept, and the vertex count against
+ * the bytes the file held (vertex_bound) before the CSR is allocated. Lines
+ * are read through one fixed buffer: a data line longer than IO_LINE_MAX is
+ * an error, a comment line may be any length. Errors name the line and what
+ * was expected there.
+ *
+ * Saving never destroys what prism did not make: a regular file is replaced
+ * by renaming a finished temporary file over it, anything else (a device, a
+ * FIFO) is written in place and left alone when writing fails.
  */
+#define _POSIX_C_SOURCE 200809L /* fdopen, fileno, lstat, readlink, fsync */
 #include "csr.h"
 #include "error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define IO_CHUNK (1u << 20)       /* bytes read at a time */
 #define IO_LINE_MAX (1u << 16)    /* longest data line */
 #define IO_FIRST_EDGES (1u << 16) /* first allocation, whatever is declared */
 #define IO_SHOWN_PATH 160         /* a longer path shows its tail in messages */
 #define IO_SHOWN_TOKEN 40         /* a longer token shows its head */
+/* Vertices a file may give: IO_FREE_VERTICES plus IO_VERTICES_PER_BYTE per
+ * byte it holds (prism.h documents the rule). */
+#define IO_FREE_VERTICES (1u << 20)
+#define IO_VERTICES_PER_BYTE 16u
+#define IO_MAX_LINKS 40      /* symbolic links followed to a save's target */
+#define IO_TEMP_TRIES 100    /* names tried for a save's temporary file */
+#define IO_TEMP_NAME_MAX 200 /* bytes of the target's name the temp keeps */
 
 static const char load_fn[] = "prism_csr_load";
 static const char save_fn[] = "prism_csr_save_matrix_market";
@@ -35,30 +54,20 @@ static const char *shown_path(const char *path) {
   return len > IO_SHOWN_PATH ? path + (len - IO_SHOWN_PATH) : path;
 }
 
-/* "fn: cannot <verb> 'path': reason" */
+/* "fn: cannot <verb> 'path': reason". The system running out of memory
+ * is PRISM_OUT_OF_MEMORY, anything else about the file is the caller's. */
 static prism_status path_fail(const char *fn, const char *verb,
                               const char *path, int err) {
-  return prism__fail(NULL, PRISM_INVALID_ARGUMENT, "%s: cannot %s '%s%s': %s",
-                     fn, verb, strlen(path) > IO_SHOWN_PATH ? "..." : "",
-                     shown_path(path), strerror(err));
+  return prism__fail(
+      NULL, err == ENOMEM ? PRISM_OUT_OF_MEMORY : PRISM_INVALID_ARGUMENT,
+      "%s: cannot %s '%s%s': %s", fn, verb,
+      strlen(path) > IO_SHOWN_PATH ? "..." : "", shown_path(path),
+      strerror(err));
 }
 
-/* fopen(path, mode) and an IO_CHUNK buffer; on failure neither. */
-static prism_status open_buffered(const char *path, const char *mode,
-                                  const char *fn, const char *verb, FILE **f,
-                                  char **buf) {
-  *buf = malloc(IO_CHUNK);
-  if (!*buf)
-    return prism__fail(NULL, PRISM_OUT_OF_MEMORY,
-                       "%s: cannot allocate an I/O buffer", fn);
-  *f = fopen(path, mode);
-  if (!*f) {
-    int err = errno;
-    free(*buf);
-    *buf = NULL;
-    return path_fail(fn, verb, path, err);
-  }
-  return PRISM_OK;
+static prism_status no_buffer(const char *fn) {
+  return prism__fail(NULL, PRISM_OUT_OF_MEMORY,
+                     "%s: cannot allocate an I/O buffer", fn);
 }
 
 /* A token as messages show it: quoted, unprintable bytes as \xNN, long
@@ -94,7 +103,8 @@ typedef struct reader {
   char *buf;            /* IO_CHUNK bytes; unread bytes are [begin, end) */
   size_t begin, end;
   int eof;
-  uint64_t line; /* number of the line last returned */
+  uint64_t line;  /* number of the line last returned */
+  uint64_t bytes; /* read so far: all of the file once eof is set */
 } reader;
 
 static prism_status io_fail(const reader *r, uint64_t line, prism_status st,
@@ -123,8 +133,10 @@ static prism_status reader_fill(reader *r) {
     r->end -= r->begin;
     r->begin = 0;
   }
+  errno = 0; /* so a failed read's reason is its own */
   size_t got = fread(r->buf + r->end, 1, IO_CHUNK - r->end, r->f);
   r->end += got;
+  r->bytes += got;
   if (got == 0) {
     if (ferror(r->f))
       return path_fail(load_fn, "read", r->path, errno ? errno : EIO);
@@ -133,11 +145,14 @@ static prism_status reader_fill(reader *r) {
   return PRISM_OK;
 }
 
+/* NUL is tested apart: strchr finds it as the comments' terminator, and a
+ * line of NULs taken for a comment let junk load and a stream of NULs
+ * without a newline (/dev/zero) be skipped for ever. */
 static int starts_comment(const reader *r, const char *s, size_t len) {
   size_t i = 0;
   while (i < len && is_blank(s[i]))
     i++;
-  return i < len && strchr(r->comments, s[i]) != NULL;
+  return i < len && s[i] != '\0' && strchr(r->comments, s[i]) != NULL;
 }
 
 /* Drop the rest of an over-long comment line, up to its newline. */
@@ -346,6 +361,32 @@ static prism_status store_add(edge_store *s, const reader *r, uint32_t u,
   s->count++;
   s->loops += u == v;
   return PRISM_OK;
+}
+
+/* The most vertices a file of `bytes` bytes may give. The CSR takes 8
+ * bytes a vertex, edges or not, so a count the file merely states (its
+ * rows, or one large id) must be paid for by bytes it holds: the row
+ * offsets then take at most 8 MiB plus 128 bytes per byte of the file. */
+static uint64_t vertex_bound(uint64_t bytes) {
+  if (bytes > (UINT64_MAX - IO_FREE_VERTICES) / IO_VERTICES_PER_BYTE)
+    return UINT64_MAX;
+  return IO_FREE_VERTICES + IO_VERTICES_PER_BYTE * bytes;
+}
+
+/* n vertices, what line `line` says, within vertex_bound of the file
+ * (read to its end by now: the count is checked before allocating). */
+static prism_status check_vertex_bound(const reader *r, uint64_t line,
+                                       uint64_t n, const char *what) {
+  uint64_t bound = vertex_bound(r->bytes);
+  if (n <= bound)
+    return PRISM_OK;
+  return io_fail(r, line, PRISM_INVALID_ARGUMENT,
+                 "%llu vertices (%s) in a file of %llu bytes; expected at "
+                 "most %llu (%u + %u per byte of the file: the loader "
+                 "allocates only for what a file holds)",
+                 (unsigned long long)n, what, (unsigned long long)r->bytes,
+                 (unsigned long long)bound, IO_FREE_VERTICES,
+                 IO_VERTICES_PER_BYTE);
 }
 
 /* The CSR of the stored edges, sorted by source, each row in arrival
@@ -646,6 +687,8 @@ static prism_status load_matrix_market(reader *r, const limits *lim,
       break;
   }
   if (st == PRISM_OK)
+    st = check_vertex_bound(r, size_line, rows, "the rows declared");
+  if (st == PRISM_OK)
     st = store_to_csr(&s, (size_t)rows, !s.both_ways, out);
   free(s.pairs);
   return st;
@@ -704,6 +747,7 @@ static prism_status load_edge_list(reader *r, const limits *lim, int base,
                                    int symmetrize, prism_csr *out) {
   edge_store s = {NULL, 0, 0, 0, symmetrize, lim->max_edges};
   uint32_t max_id = 0;
+  uint64_t max_line = 0; /* where max_id was first seen */
   prism_status st;
   for (;;) {
     cursor c;
@@ -737,11 +781,15 @@ static prism_status load_edge_list(reader *r, const limits *lim, int base,
         (st = edge_extra(r, &c)) != PRISM_OK ||
         (st = store_add(&s, r, u, v)) != PRISM_OK)
       break;
-    if (u > max_id)
-      max_id = u;
-    if (v > max_id)
-      max_id = v;
+    uint32_t hi = u > v ? u : v;
+    if (hi > max_id || max_line == 0) {
+      max_id = hi;
+      max_line = r->line;
+    }
   }
+  if (st == PRISM_OK)
+    st = check_vertex_bound(r, max_line, (uint64_t)max_id + 1,
+                            "the largest id + 1");
   if (st == PRISM_OK)
     st = store_to_csr(&s, (size_t)max_id + 1, !symmetrize, out);
   free(s.pairs);
@@ -809,31 +857,63 @@ static prism_status load_file(reader *r, const prism_load_options *o,
   return load_edge_list(r, &lim, o->index_base, o->symmetrize, out);
 }
 
-prism_status prism_csr_load(const char *path, const prism_load_options *options,
-                            prism_csr *out) {
+/* The checks every load starts with: out zeroed first, then name (the
+ * path, or what a stream is called) and the options (NULL: defaults). */
+static prism_status load_args(const char *name, const char *name_arg,
+                              const prism_load_options *options,
+                              prism_load_options *o, prism_csr *out) {
   if (!out)
     return prism__fail(NULL, PRISM_NULL_POINTER, "%s: out is NULL", load_fn);
   memset(out, 0, sizeof *out);
-  if (!path)
-    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: path is NULL", load_fn);
-  prism_load_options defaults;
-  prism_load_options_init(&defaults);
-  const prism_load_options *o = options ? options : &defaults;
-  prism_status st = check_load_options(o);
-  if (st != PRISM_OK)
-    return st;
+  if (!name)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: %s is NULL", load_fn,
+                       name_arg);
+  if (options)
+    *o = *options;
+  else
+    prism_load_options_init(o);
+  return check_load_options(o);
+}
+
+static prism_status load_from(FILE *f, const char *name,
+                              const prism_load_options *o, prism_csr *out) {
   reader r;
   memset(&r, 0, sizeof r);
-  r.path = path;
+  r.f = f;
+  r.path = name;
   r.comments = "%";
-  if ((st = open_buffered(path, "rb", load_fn, "open", &r.f, &r.buf)) !=
-      PRISM_OK)
-    return st;
-  st = load_file(&r, o, out);
-  fclose(r.f);
+  if (!(r.buf = malloc(IO_CHUNK)))
+    return no_buffer(load_fn);
+  prism_status st = load_file(&r, o, out);
   free(r.buf);
   if (st != PRISM_OK)
     prism_csr_free(out);
+  return st;
+}
+
+prism_status prism__csr_load_stream(FILE *f, const char *name,
+                                    const prism_load_options *options,
+                                    prism_csr *out) {
+  prism_load_options o;
+  prism_status st = load_args(name, "name", options, &o, out);
+  if (st != PRISM_OK)
+    return st;
+  if (!f)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: f is NULL", load_fn);
+  return load_from(f, name, &o, out);
+}
+
+prism_status prism_csr_load(const char *path, const prism_load_options *options,
+                            prism_csr *out) {
+  prism_load_options o;
+  prism_status st = load_args(path, "path", options, &o, out);
+  if (st != PRISM_OK)
+    return st;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return path_fail(load_fn, "open", path, errno);
+  st = load_from(f, path, &o, out);
+  fclose(f);
   return st;
 }
 
@@ -897,8 +977,9 @@ static prism_status count_lower(const prism_csr *csr, uint64_t *entries) {
   return PRISM_OK;
 }
 
-static void write_matrix_market(writer *w, const prism_csr *csr,
-                                uint64_t entries) {
+/* The file into w's stream, flushed: 0 or the errno of the first failure. */
+static int write_matrix_market(writer *w, const prism_csr *csr,
+                               uint64_t entries) {
   write_text(w, csr->directed
                     ? "%%MatrixMarket matrix coordinate pattern general\n"
                     : "%%MatrixMarket matrix coordinate pattern symmetric\n");
@@ -914,29 +995,245 @@ static void write_matrix_market(writer *w, const prism_csr *csr,
       write_u64(w, (uint64_t)v + 1, '\n');
     }
   writer_flush(w);
+  errno = 0;
+  if (!w->failed && fflush(w->f) != 0)
+    w->failed = errno ? errno : EIO;
+  return w->failed;
+}
+
+/* The checks before anything is created: the CSR, the path, and for an
+ * undirected CSR the entries of its lower triangle. */
+static prism_status save_args(const prism_csr *csr, const void *target,
+                              const char *target_arg, uint64_t *entries) {
+  prism_status st = prism__csr_check(NULL, csr, save_fn);
+  if (st != PRISM_OK)
+    return st;
+  if (!target)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: %s is NULL", save_fn,
+                       target_arg);
+  *entries = csr->num_edges;
+  return csr->directed ? PRISM_OK : count_lower(csr, entries);
+}
+
+prism_status prism__csr_write_matrix_market(const prism_csr *csr, FILE *f,
+                                            const char *name) {
+  uint64_t entries;
+  prism_status st = save_args(csr, f, "f", &entries);
+  if (st != PRISM_OK)
+    return st;
+  if (!name)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: name is NULL", save_fn);
+  writer w = {f, malloc(IO_CHUNK), 0, 0};
+  if (!w.buf)
+    return no_buffer(save_fn);
+  int err = write_matrix_market(&w, csr, entries);
+  free(w.buf);
+  return err ? path_fail(save_fn, "write", name, err) : PRISM_OK;
+}
+
+/* ---- Where a save writes ------------------------------------------------- */
+
+/* The target of the symbolic link at path (st_size bytes, or more: a
+ * link may change, or report 0), malloc'd; NULL with errno set. */
+static char *read_link(const char *path, size_t size) {
+  for (size = size < 64 ? 64 : size + 1;; size *= 2) {
+    char *buf = malloc(size);
+    if (!buf) {
+      errno = ENOMEM;
+      return NULL;
+    }
+    ssize_t n = readlink(path, buf, size);
+    if (n >= 0 && (size_t)n < size) {
+      buf[n] = '\0';
+      return buf;
+    }
+    int err = errno;
+    free(buf);
+    if (n < 0) {
+      errno = err;
+      return NULL;
+    }
+  }
+}
+
+/* The bytes of path up to and including its last '/' (0 without one). */
+static size_t dir_length(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
+/* link as seen from the directory of the link at path, malloc'd. */
+static char *link_target(const char *path, const char *link) {
+  size_t dir = link[0] == '/' ? 0 : dir_length(path), len = strlen(link);
+  char *p = malloc(dir + len + 1);
+  if (!p) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  memcpy(p, path, dir);
+  memcpy(p + dir, link, len + 1);
+  return p;
+}
+
+/* path with the symbolic links of its last component followed, malloc'd:
+ * the rename replaces the file a link names, so the link stays one. A path
+ * that names nothing (yet) is itself. NULL with errno set on failure. */
+static char *follow_links(const char *path) {
+  size_t len = strlen(path) + 1;
+  char *p = malloc(len);
+  if (!p) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  memcpy(p, path, len);
+  for (int hops = 0;; hops++) {
+    struct stat st;
+    if (lstat(p, &st) != 0 || !S_ISLNK(st.st_mode))
+      return p;
+    char *link = hops < IO_MAX_LINKS ? read_link(p, (size_t)st.st_size) : NULL;
+    char *next = link ? link_target(p, link) : NULL;
+    int err = hops < IO_MAX_LINKS ? errno : ELOOP;
+    free(link);
+    free(p);
+    if (!next) {
+      errno = err;
+      return NULL;
+    }
+    p = next;
+  }
+}
+
+/* A new file beside final, named after it. Created with O_EXCL (nothing
+ * that was there is ever opened) and mode 0666, so the umask and a default
+ * ACL give it what a plain fopen would: mkstemp's 0600 would need the
+ * umask, which a process can only read by changing it. */
+static int create_temp(const char *final, char **temp) {
+  static atomic_uint serial;
+  size_t dir = dir_length(final), base = strlen(final + dir);
+  if (base > IO_TEMP_NAME_MAX)
+    base = IO_TEMP_NAME_MAX;
+  size_t size = dir + base + 64;
+  char *name = malloc(size);
+  if (!name) {
+    errno = ENOMEM;
+    return -1;
+  }
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  for (int i = 0; i < IO_TEMP_TRIES; i++) {
+    snprintf(name, size, "%.*s.tmp-%ld-%u-%lx", (int)(dir + base), final,
+             (long)getpid(), atomic_fetch_add(&serial, 1),
+             (unsigned long)now.tv_nsec);
+    int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      *temp = name;
+      return fd;
+    }
+    if (errno != EEXIST)
+      break;
+  }
+  int err = errno;
+  free(name);
+  errno = err;
+  return -1;
+}
+
+typedef struct save_target {
+  const char *path; /* as the caller named it, for messages */
+  char *final;      /* the file the rename replaces: path, links followed */
+  char *temp;       /* written, then renamed to final; NULL: path itself */
+  FILE *f;
+} save_target;
+
+/* Write path itself: what is not a regular file (a device, a FIFO) is
+ * never replaced, and never removed when writing it fails. */
+static prism_status open_in_place(save_target *t) {
+  if (!(t->f = fopen(t->path, "wb")))
+    return path_fail(save_fn, "create", t->path, errno);
+  return PRISM_OK;
+}
+
+/* The replacement of an existing file keeps its mode and, where the
+ * process may give it, its owner (chown first: it clears set-id bits). */
+static int keep_mode_and_owner(int fd, const struct stat *old) {
+  if (fchown(fd, old->st_uid, old->st_gid) != 0) {
+    /* Another owner needs privileges: the file is ours, as a copy is. */
+  }
+  return fchmod(fd, old->st_mode & 07777);
+}
+
+static void drop_temp(save_target *t) {
+  if (t->temp)
+    unlink(t->temp);
+  free(t->temp);
+  free(t->final);
+  t->temp = t->final = NULL;
+}
+
+static prism_status open_target(const char *path, save_target *t) {
+  memset(t, 0, sizeof *t);
+  t->path = path;
+  struct stat old;
+  int exists = stat(path, &old) == 0;
+  if (exists && !S_ISREG(old.st_mode))
+    return open_in_place(t);
+  if (!(t->final = follow_links(path)))
+    return path_fail(save_fn, "create", path, errno);
+  int fd = create_temp(t->final, &t->temp);
+  if (fd < 0) {
+    int err = errno;
+    drop_temp(t);
+    /* A writable file in a directory that takes no new ones is written in
+     * place, as before: it may be left partial, but never removed. */
+    if (exists && (err == EACCES || err == EPERM) && access(path, W_OK) == 0)
+      return open_in_place(t);
+    return path_fail(save_fn, "create", path, err);
+  }
+  if ((exists && keep_mode_and_owner(fd, &old) != 0) ||
+      !(t->f = fdopen(fd, "wb"))) {
+    int err = errno;
+    close(fd);
+    drop_temp(t);
+    return path_fail(save_fn, "create", path, err);
+  }
+  return PRISM_OK;
+}
+
+/* Close; a temporary file, complete on disk, is renamed over the target.
+ * On any failure only the temporary file, which prism made, is removed. */
+static prism_status close_target(save_target *t, int err) {
+  const char *verb = "write";
+  if (!err && t->temp && fsync(fileno(t->f)) != 0 && errno != EINVAL)
+    err = errno;
+  errno = 0;
+  if (fclose(t->f) != 0 && !err)
+    err = errno ? errno : EIO;
+  if (!err && t->temp && rename(t->temp, t->final) != 0) {
+    err = errno;
+    verb = "replace";
+  }
+  if (!err && t->temp) {
+    free(t->temp); /* renamed: nothing left to remove */
+    t->temp = NULL;
+  }
+  drop_temp(t);
+  return err ? path_fail(save_fn, verb, t->path, err) : PRISM_OK;
 }
 
 prism_status prism_csr_save_matrix_market(const prism_csr *csr,
                                           const char *path) {
-  prism_status st = prism__csr_check(NULL, csr, save_fn);
+  uint64_t entries;
+  prism_status st = save_args(csr, path, "path", &entries);
   if (st != PRISM_OK)
     return st;
-  if (!path)
-    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: path is NULL", save_fn);
-  uint64_t entries = csr->num_edges;
-  if (!csr->directed && (st = count_lower(csr, &entries)) != PRISM_OK)
-    return st;
-  writer w = {NULL, NULL, 0, 0};
-  if ((st = open_buffered(path, "wb", save_fn, "create", &w.f, &w.buf)) !=
-      PRISM_OK)
-    return st;
-  write_matrix_market(&w, csr, entries);
-  if (fclose(w.f) != 0 && !w.failed)
-    w.failed = errno ? errno : EIO;
-  free(w.buf);
-  if (w.failed) {
-    remove(path);
-    return path_fail(save_fn, "write", path, w.failed);
+  writer w = {NULL, malloc(IO_CHUNK), 0, 0};
+  if (!w.buf)
+    return no_buffer(save_fn);
+  save_target t;
+  if ((st = open_target(path, &t)) == PRISM_OK) {
+    w.f = t.f;
+    st = close_target(&t, write_matrix_market(&w, csr, entries));
   }
-  return PRISM_OK;
+  free(w.buf);
+  return st;
 }

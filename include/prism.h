@@ -679,8 +679,12 @@ typedef struct prism_load_options {
   int symmetrize;
   /** Refuse files that declare or hold more vertices or (directed) edges
    * than this (default 2^32 - 1 vertices, 2^34 edges; larger vertex limits
-   * count as 2^32 - 1): the loader never allocates for sizes a file merely
-   * claims. The CSR takes 8 bytes per vertex and 4 per edge. */
+   * count as 2^32 - 1). Whatever the limits, a file of B bytes gives at
+   * most 2^20 + 16 * B vertices (its declared rows, or its largest id + 1).
+   * The CSR takes 8 bytes per vertex and 4 per edge, and the loader never
+   * allocates for sizes a file merely claims: edges are stored as they
+   * arrive, and the row offsets take at most 8 MiB plus 128 bytes per byte
+   * of the file. */
   size_t max_vertices, max_edges;
 } prism_load_options;
 
@@ -697,29 +701,45 @@ PRISM_API void prism_load_options_init(prism_load_options *options);
  * then optionally numbers (weights, timestamps: ignored); '#' and '%'
  * start comment lines; the vertex count is the largest id + 1, so a list
  * needs at least one edge. Blank lines, comment lines anywhere and CRLF
- * line ends are fine. options may be NULL for the defaults.
- * A malformed file (also an empty one, or a data line longer than 64 KiB)
- * gives PRISM_INVALID_ARGUMENT with the line number and what was expected;
+ * line ends are fine; a NUL byte never starts a comment. options may be
+ * NULL for the defaults.
+ * A malformed file (also an empty one, or a data line longer than 64 KiB:
+ * so an endless stream with no newline, such as /dev/zero, ends too) gives
+ * PRISM_INVALID_ARGUMENT with the line number and what was expected;
  * a Matrix Market kind prism does not read ("array", "complex",
  * "skew-symmetric", "hermitian"), PRISM_UNSUPPORTED; a file that cannot be
- * read, PRISM_INVALID_ARGUMENT naming the path and the system's reason;
- * more than options->max_* vertices or edges, PRISM_INVALID_ARGUMENT;
- * memory running out, PRISM_OUT_OF_MEMORY. Messages are in
- * prism_last_error(). On failure *out is zeroed.
+ * opened or read, PRISM_INVALID_ARGUMENT naming the path and the system's
+ * reason (PRISM_OUT_OF_MEMORY where that reason is memory); more than
+ * options->max_* vertices or edges, or more vertices than the file's size
+ * allows (see prism_load_options), PRISM_INVALID_ARGUMENT naming the line,
+ * the count and the rule; memory running out, PRISM_OUT_OF_MEMORY.
+ * Messages are in prism_last_error(). On failure *out is zeroed.
  */
 PRISM_API prism_status prism_csr_load(const char *path,
                                       const prism_load_options *options,
                                       prism_csr *out);
 
-/** Write a CSR as a Matrix Market "coordinate pattern" file: "general"
+/**
+ * Write a CSR as a Matrix Market "coordinate pattern" file: "general"
  * for a directed graph, "symmetric" otherwise (each undirected edge once,
  * from the lower triangle). Loading it back gives the same graph: the
  * same arrays for a directed CSR, and for an undirected one whose rows are
  * sorted (as the generators make them). The CSR is checked as
  * prism_csr_validate does; an undirected one whose rows plainly do not
- * list each edge both ways gives PRISM_INVALID_ARGUMENT, and so does a file
- * that cannot be written (naming the path and the reason; a partial file
- * is removed). */
+ * list each edge both ways gives PRISM_INVALID_ARGUMENT, and nothing is
+ * created.
+ * A regular file at path (or none) is replaced only once the new one is
+ * complete: prism writes a file beside it (named after it, in the
+ * directory its symbolic links lead to, so they stay links), syncs it and
+ * renames it over; it keeps an existing file's mode (and owner, where the
+ * process may set it), or gets 0666 less the umask as fopen would give.
+ * Other hard links to the old file keep the old content. A writable file
+ * in a directory that refuses new files, and anything not a regular file
+ * (a device, a FIFO), is written in place. A file that cannot be written
+ * gives PRISM_INVALID_ARGUMENT naming the path and the system's reason
+ * (PRISM_OUT_OF_MEMORY where that is memory); prism then removes only the
+ * file it made, so a file replaced by rename is as it was.
+ */
 PRISM_API prism_status prism_csr_save_matrix_market(const prism_csr *csr,
                                                     const char *path);
 

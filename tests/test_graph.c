@@ -3,18 +3,99 @@
  * Matrix Market and edge-list loaders (round trips and malformed files),
  * and the serial BFS reference the device BFS tests rely on.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "harness.h"
 #include "ref_bfs.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int harness_needs_backend = 0;
+
+/* ---- Watching allocations and fopen (glibc, no sanitizer) ---------------- */
+
+/* The test binary defines malloc, calloc, realloc and fopen; libprism's
+ * calls reach them through the dynamic linker. A sanitizer brings its own
+ * allocator, so there (and off glibc) the tests that need this skip. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) ||     \
+    __has_feature(thread_sanitizer)
+#define TEST_SANITIZED 1
+#endif
+#endif
+#if defined(__GLIBC__) && !defined(TEST_SANITIZED)
+#if __GLIBC_PREREQ(2, 34) /* dlsym in libc itself */
+#define TEST_INTERPOSE 1
+#endif
+#endif
+
+#ifdef TEST_INTERPOSE
+#include <dlfcn.h>
+#include <stdatomic.h>
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t size);
+
+/* While watching: the largest single request. Requests above WATCH_REFUSE
+ * fail as memory running out would, so a loader that allocates what a file
+ * claims fails fast here instead of clearing gigabytes. */
+#define WATCH_REFUSE ((size_t)1 << 30)
+static _Atomic int watching;
+static _Atomic size_t largest_request;
+
+/* 1: refuse this request. */
+static int watch(size_t size) {
+  if (!watching)
+    return 0;
+  size_t seen = largest_request;
+  while (size > seen &&
+         !atomic_compare_exchange_weak(&largest_request, &seen, size)) {
+  }
+  if (size <= WATCH_REFUSE)
+    return 0;
+  errno = ENOMEM;
+  return 1;
+}
+
+void *malloc(size_t size) {
+  return watch(size) ? NULL : __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size) {
+  size_t bytes = size && n > SIZE_MAX / size ? SIZE_MAX : n * size;
+  return watch(bytes) ? NULL : __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t size) {
+  return watch(size) ? NULL : __libc_realloc(p, size);
+}
+
+static int fopen_error; /* errno fopen fails with; 0: fopen works */
+
+FILE *fopen(const char *path, const char *mode) {
+  static FILE *(*real)(const char *, const char *);
+  if (fopen_error) {
+    errno = fopen_error;
+    return NULL;
+  }
+  if (!real)
+    real = (FILE * (*)(const char *, const char *)) dlsym(RTLD_NEXT, "fopen");
+  return real(path, mode);
+}
+#endif
 
 /* ---- Temporary files ----------------------------------------------------- */
 
@@ -708,6 +789,188 @@ Test(graph, save_errors) {
             prism_last_error());
 }
 
+/* ---- Saving over what is there ----------------------------------------- */
+
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(a, b);
+}
+
+/* The names in the test's directory, sorted, comma-separated. */
+static void dir_listing(char *out, size_t size) {
+  DIR *d = opendir(temp_dir);
+  cr_assert_not_null(d, "opendir(%s)", temp_dir);
+  char names[MAX_TEMP_FILES][64];
+  int count = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+        count < MAX_TEMP_FILES)
+      snprintf(names[count++], sizeof names[0], "%.63s", e->d_name);
+  closedir(d);
+  qsort(names, (size_t)count, sizeof names[0], cmp_name);
+  out[0] = '\0';
+  for (int i = 0; i < count; i++)
+    snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? "," : "",
+             names[i]);
+}
+
+static void assert_listing(const char *want) {
+  char got[1024];
+  dir_listing(got, sizeof got);
+  cr_assert_str_eq(got, want, "the test's directory holds '%s', want '%s'", got,
+                   want);
+}
+
+static void assert_content(const char *path, const char *want) {
+  char got[256] = "";
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f, "fopen(%s): %s", path, strerror(errno));
+  size_t len = fread(got, 1, sizeof got - 1, f);
+  fclose(f);
+  got[len] = '\0';
+  cr_assert_str_eq(got, want, "%s holds '%s'", path, got);
+}
+
+/* /dev/full fails every write. Saving to it (through a link, so that the
+ * old loader's remove() took the link, not the device) keeps both. */
+Test(graph, failed_save_to_a_device_removes_nothing) {
+  struct stat st;
+  if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode) ||
+      access("/dev/full", W_OK) != 0)
+    cr_skip_test("no writable /dev/full");
+  const char *link = temp_path("full.mtx");
+  cr_assert_eq(symlink("/dev/full", link), 0, "symlink: %s", strerror(errno));
+  prism_csr g;
+  cr_assert_eq(prism_csr_path(100, &g), PRISM_OK);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "full.mtx",
+                 prism_csr_save_matrix_market(&g, link));
+  cr_assert(strstr(prism_last_error(), strerror(ENOSPC)), "%s",
+            prism_last_error());
+  prism_csr_free(&g);
+  cr_assert_eq(lstat(link, &st), 0, "the link was removed");
+  cr_assert(S_ISLNK(st.st_mode), "the link was replaced");
+  cr_assert_eq(stat("/dev/full", &st), 0, "/dev/full was removed");
+  cr_assert(S_ISCHR(st.st_mode));
+  assert_listing("full.mtx");
+}
+
+/* A FIFO is written in place: replacing it would leave its reader
+ * nothing. */
+Test(graph, save_to_a_fifo_writes_it) {
+  const char *fifo = temp_path("pipe.mtx");
+  cr_assert_eq(mkfifo(fifo, 0600), 0, "mkfifo: %s", strerror(errno));
+  int fd = open(fifo, O_RDONLY | O_NONBLOCK);
+  cr_assert_geq(fd, 0, "open: %s", strerror(errno));
+  uint64_t off[] = {0, 1, 1};
+  uint32_t col[] = {1};
+  prism_csr g = wrap(2, 1, off, col, 1);
+  cr_assert_eq(prism_csr_save_matrix_market(&g, fifo), PRISM_OK, "%s",
+               prism_last_error());
+  char got[256];
+  ssize_t len = read(fd, got, sizeof got - 1);
+  close(fd);
+  cr_assert_gt(len, 0);
+  got[len] = '\0';
+  cr_assert_str_eq(got, "%%MatrixMarket matrix coordinate pattern general\n"
+                        "2 2 1\n1 2\n");
+  struct stat st;
+  cr_assert_eq(lstat(fifo, &st), 0);
+  cr_assert(S_ISFIFO(st.st_mode), "the FIFO was replaced");
+  assert_listing("pipe.mtx");
+}
+
+/* Writes past RLIMIT_FSIZE fail with EFBIG (SIGXFSZ ignored), for root
+ * too: an existing file then survives a failed save unchanged, a new path
+ * stays free, and no temporary file is left behind. */
+Test(graph, failed_save_keeps_the_existing_file) {
+  const char *keep = write_text("keep.mtx", "original\n");
+  const char *fresh = temp_path("fresh.mtx");
+  prism_csr g;
+  cr_assert_eq(prism_csr_path(10000, &g), PRISM_OK); /* ~100 kB of text */
+  signal(SIGXFSZ, SIG_IGN);
+  struct rlimit old, lim;
+  cr_assert_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+  lim = old;
+  lim.rlim_cur = 4096;
+  cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+  prism_status st_keep = prism_csr_save_matrix_market(&g, keep);
+  char msg_keep[512];
+  snprintf(msg_keep, sizeof msg_keep, "%s", prism_last_error());
+  prism_status st_fresh = prism_csr_save_matrix_market(&g, fresh);
+  cr_assert_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+  prism_csr_free(&g);
+  cr_assert_eq(st_keep, PRISM_INVALID_ARGUMENT, "%s", msg_keep);
+  cr_assert(strstr(msg_keep, "keep.mtx") && strstr(msg_keep, strerror(EFBIG)),
+            "%s", msg_keep);
+  cr_assert_eq(st_fresh, PRISM_INVALID_ARGUMENT, "%s", prism_last_error());
+  assert_content(keep, "original\n");
+  assert_listing("keep.mtx");
+}
+
+/* A save through a symbolic link (relative to the link's directory, not
+ * the working one) replaces the file it names and keeps the link; an
+ * existing file keeps its mode, a new one gets 0666 less the umask. */
+Test(graph, save_keeps_links_and_modes) {
+  const char *target = write_text("target.mtx", "old\n");
+  cr_assert_eq(chmod(target, 0640), 0);
+  const char *link = temp_path("link.mtx");
+  cr_assert_eq(symlink("target.mtx", link), 0, "symlink: %s", strerror(errno));
+  cr_assert_eq(chdir("/"), 0);
+  uint64_t off[] = {0, 1, 1};
+  uint32_t col[] = {1};
+  prism_csr g = wrap(2, 1, off, col, 1);
+  cr_assert_eq(prism_csr_save_matrix_market(&g, link), PRISM_OK, "%s",
+               prism_last_error());
+  struct stat st;
+  cr_assert_eq(lstat(link, &st), 0);
+  cr_assert(S_ISLNK(st.st_mode), "the link was replaced");
+  cr_assert_eq(stat(target, &st), 0);
+  cr_assert_eq(st.st_mode & 07777, 0640, "mode %o", st.st_mode & 07777);
+  assert_content(target, "%%MatrixMarket matrix coordinate pattern general\n"
+                         "2 2 1\n1 2\n");
+  mode_t mask = umask(027);
+  const char *fresh = temp_path("fresh.mtx");
+  prism_status saved = prism_csr_save_matrix_market(&g, fresh);
+  umask(mask);
+  cr_assert_eq(saved, PRISM_OK, "%s", prism_last_error());
+  cr_assert_eq(stat(fresh, &st), 0);
+  cr_assert_eq(st.st_mode & 07777, 0640, "mode %o (umask 027)",
+               st.st_mode & 07777);
+  assert_listing("fresh.mtx,link.mtx,target.mtx");
+  /* A link to a link to nothing yet: the file is made where it ends. */
+  const char *far = temp_path("far.mtx"), *mid = temp_path("mid.mtx");
+  cr_assert_eq(symlink("far.mtx", mid), 0);
+  const char *first = temp_path("first.mtx");
+  cr_assert_eq(symlink("mid.mtx", first), 0);
+  cr_assert_eq(prism_csr_save_matrix_market(&g, first), PRISM_OK, "%s",
+               prism_last_error());
+  cr_assert_eq(lstat(far, &st), 0);
+  cr_assert(S_ISREG(st.st_mode));
+  cr_assert_eq(lstat(first, &st), 0);
+  cr_assert(S_ISLNK(st.st_mode));
+  /* A loop of links is refused. */
+  const char *loop = temp_path("loop.mtx");
+  cr_assert_eq(symlink("loop.mtx", loop), 0);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "loop.mtx",
+                 prism_csr_save_matrix_market(&g, loop));
+}
+
+/* A writable file in a directory that takes no new files is written in
+ * place (root writes anywhere, so this needs another user). */
+Test(graph, save_in_a_read_only_directory) {
+  if (geteuid() == 0)
+    cr_skip_test("root may create files in any directory");
+  const char *path = write_text("ro.mtx", "old\n");
+  cr_assert_eq(chmod(temp_dir, 0555), 0);
+  uint64_t off[] = {0, 1, 1};
+  uint32_t col[] = {1};
+  prism_csr g = wrap(2, 1, off, col, 1);
+  prism_status st = prism_csr_save_matrix_market(&g, path);
+  cr_assert_eq(chmod(temp_dir, 0755), 0);
+  cr_assert_eq(st, PRISM_OK, "%s", prism_last_error());
+  assert_content(path, "%%MatrixMarket matrix coordinate pattern general\n"
+                       "2 2 1\n1 2\n");
+}
+
 /* ---- Loaders: malformed files -------------------------------------------- */
 
 typedef struct bad_file {
@@ -977,10 +1240,175 @@ Test(graph, long_lines) {
   free(text);
 }
 
-/* Sizes a file merely claims are never allocated: under an address-space
- * limit of what the process uses plus 256 MiB, huge declared counts fail
- * fast with their own message, not with a failed allocation. */
+/* The vertices prism_csr_load accepts from a file of `bytes` bytes
+ * (prism.h). */
+static size_t vertex_bound(size_t bytes) {
+  return ((size_t)1 << 20) + 16 * bytes;
+}
+
+/* A Matrix Market file of n isolated vertices, and its size. */
+static const char *isolated_mtx(const char *name, size_t n, size_t *bytes) {
+  char text[160];
+  snprintf(text, sizeof text, "%s%% %s\n%zu %zu 0\n", MM_PATTERN, name, n, n);
+  *bytes = strlen(text);
+  return write_text(name, text);
+}
+
+/* The size of a file of n isolated vertices at the bound: n =
+ * vertex_bound(size) (the size moves with n's digits until it settles). */
+static size_t isolated_at_bound(const char *name, size_t *bytes) {
+  size_t n = vertex_bound(0);
+  for (int i = 0; i < 8; i++) {
+    char text[160];
+    snprintf(text, sizeof text, "%s%% %s\n%zu %zu 0\n", MM_PATTERN, name, n, n);
+    n = vertex_bound(strlen(text));
+  }
+  isolated_mtx(name, n, bytes);
+  cr_assert_eq(n, vertex_bound(*bytes));
+  return n;
+}
+
+#ifdef TEST_INTERPOSE
+/* Load path expecting a failure, as expect_load_failure does; the largest
+ * single allocation it made. */
+static size_t failing_load_peak(const char *path, prism_status status,
+                                const char *where, const char *what,
+                                const char *label) {
+  largest_request = 0;
+  watching = 1;
+  prism_csr g;
+  prism_status st = prism_csr_load(path, NULL, &g);
+  watching = 0;
+  size_t peak = largest_request;
+  cr_assert_eq(st, status, "%s: want %s, got %s (%s)", label,
+               prism_status_name(status), prism_status_name(st),
+               prism_last_error());
+  cr_assert(strstr(prism_last_error(), where), "%s: '%s' lacks '%s'", label,
+            prism_last_error(), where);
+  cr_assert(strstr(prism_last_error(), what), "%s: '%s' lacks '%s'", label,
+            prism_last_error(), what);
+  /* The I/O buffer (1 MiB) is always there: the watch is live. */
+  cr_assert_geq(peak, (size_t)1 << 20, "%s: nothing watched", label);
+  return peak;
+}
+#endif
+
+/* Sizes a file merely claims are never allocated. The old test ran under
+ * RLIMIT_AS and so saw only failures, never what was asked for: its files
+ * all failed before the CSR was made, and a 13-byte edge list whose one id
+ * made the loader ask for 32 GiB passed as a "clean" PRISM_OUT_OF_MEMORY.
+ * Here the largest single allocation of each load is measured. */
 Test(graph, huge_declared_sizes_allocate_nothing) {
+#ifndef TEST_INTERPOSE
+  cr_skip_test("needs glibc's allocator without a sanitizer");
+#else
+  const size_t small = (size_t)4 << 20; /* I/O buffer, first edge block */
+  /* 2^31 - 1 rows and no entries in 60 bytes: 16 GiB before the fix. */
+  const char *p = write_text("h0.mtx", MM_PATTERN "2147483647 2147483647 0\n");
+  size_t peak = failing_load_peak(
+      p, PRISM_INVALID_ARGUMENT, "line 2:",
+      "2147483647 vertices (the rows declared) in a file of 73 bytes; "
+      "expected at most 1049744 (1048576 + 16 per byte of the file",
+      "2^31 rows");
+  cr_assert_lt(peak, small, "2^31 rows: a request of %zu bytes", peak);
+  peak = failing_load_peak(
+      write_text("h1.mtx", "%%MatrixMarket matrix coordinate pattern "
+                           "symmetric\n4294967295 4294967295 1\n1 "
+                           "4294967295\n"),
+      PRISM_INVALID_ARGUMENT, "line 2:", "4294967295 vertices (the rows",
+      "2^32 - 1 rows");
+  cr_assert_lt(peak, small, "2^32 - 1 rows: a request of %zu bytes", peak);
+  /* One large id in an edge list. */
+  peak = failing_load_peak(write_text("h2.txt", "0 1\n# c\n0 2147483646\n"),
+                           PRISM_INVALID_ARGUMENT, "line 3:",
+                           "2147483647 vertices (the largest id + 1) in a "
+                           "file of 21 bytes",
+                           "id 2^31 - 2");
+  cr_assert_lt(peak, small, "id 2^31 - 2: a request of %zu bytes", peak);
+  peak = failing_load_peak(write_text("h3.txt", "0 4294967294\n"),
+                           PRISM_INVALID_ARGUMENT,
+                           "line 1:", "4294967295 vertices", "id 2^32 - 2");
+  cr_assert_lt(peak, small, "id 2^32 - 2: a request of %zu bytes", peak);
+  /* 10^10 entries declared (under max_edges), two present. */
+  peak = failing_load_peak(
+      write_text("h4.mtx", MM_PATTERN "1000 1000 10000000000\n1 2\n2 3\n"),
+      PRISM_INVALID_ARGUMENT,
+      "line 5:", "expected entry 3 of the 10000000000 declared on line 2",
+      "10^10 entries");
+  cr_assert_lt(peak, small, "10^10 entries: a request of %zu bytes", peak);
+  peak = failing_load_peak(
+      write_text("h5.mtx", MM_PATTERN "1000000000000000000 "
+                                      "1000000000000000000 "
+                                      "1000000000000000000\n1 1\n"),
+      PRISM_INVALID_ARGUMENT, "line 2:", "expected at most", "10^18");
+  cr_assert_lt(peak, small, "10^18: a request of %zu bytes", peak);
+  /* At the bound a file loads, and costs what its vertices do. */
+  size_t bytes, n = isolated_at_bound("at.mtx", &bytes);
+  largest_request = 0;
+  watching = 1;
+  prism_csr g = load_ok(temp_path("at.mtx"), NULL);
+  watching = 0;
+  cr_assert_eq(g.num_vertices, n);
+  cr_assert_leq(largest_request, (n + 1) * sizeof(uint64_t) + small);
+  prism_csr_free(&g);
+#endif
+}
+
+/* The rule at its edge, for both formats. */
+Test(graph, vertex_count_follows_file_size) {
+  size_t bytes, n = isolated_at_bound("at.mtx", &bytes);
+  prism_csr g = load_ok(temp_path("at.mtx"), NULL);
+  cr_assert_eq(g.num_vertices, n);
+  cr_assert_eq(g.num_edges, 0);
+  prism_csr_free(&g);
+  const char *over = isolated_mtx("ov.mtx", n + 1, &bytes);
+  char want[160];
+  snprintf(want, sizeof want,
+           "%zu vertices (the rows declared) in a file of %zu bytes; "
+           "expected at most %zu",
+           n + 1, bytes, vertex_bound(bytes));
+  expect_load_failure(over, NULL, PRISM_INVALID_ARGUMENT, "line 3:", want,
+                      "rows over the bound");
+  /* An edge list "0 id": the largest id + 1 vertices. */
+  char text[64];
+  size_t id = vertex_bound(0);
+  for (int i = 0; i < 4; i++) {
+    snprintf(text, sizeof text, "0 %zu\n", id);
+    id = vertex_bound(strlen(text)) - 1;
+  }
+  g = load_ok(write_text("at.txt", text), NULL);
+  cr_assert_eq(g.num_vertices, vertex_bound(strlen(text)));
+  prism_csr_free(&g);
+  snprintf(text, sizeof text, "0 %zu\n", id + 1);
+  expect_load_failure(
+      write_text("over.txt", text), NULL, PRISM_INVALID_ARGUMENT,
+      "line 1:", "(the largest id + 1) in a file of", "id over the bound");
+}
+
+/* Memory running out is no fault of the caller's (glibc: fopen is
+ * interposed to fail with ENOMEM). */
+Test(graph, fopen_out_of_memory) {
+#ifndef TEST_INTERPOSE
+  cr_skip_test("needs glibc without a sanitizer to interpose fopen");
+#else
+  const char *path = write_text("ok.txt", "0 1\n");
+  prism_csr g;
+  fopen_error = ENOMEM;
+  prism_status st = prism_csr_load(path, NULL, &g);
+  fopen_error = 0;
+  cr_assert_eq(st, PRISM_OUT_OF_MEMORY, "got %s: %s", prism_status_name(st),
+               prism_last_error());
+  cr_assert(strstr(prism_last_error(), "cannot open"), "%s",
+            prism_last_error());
+  cr_assert(strstr(prism_last_error(), "ok.txt"), "%s", prism_last_error());
+  cr_assert(strstr(prism_last_error(), strerror(ENOMEM)), "%s",
+            prism_last_error());
+#endif
+}
+
+/* A generator asked for more than memory holds fails cleanly: under an
+ * address-space limit of what the process uses plus 256 MiB. */
+Test(graph, generator_out_of_memory) {
   FILE *status = fopen("/proc/self/status", "r");
   if (!status)
     cr_skip_test("no /proc/self/status to size the limit");
@@ -998,33 +1426,64 @@ Test(graph, huge_declared_sizes_allocate_nothing) {
   if (old.rlim_max != RLIM_INFINITY && old.rlim_max < lim.rlim_max)
     lim.rlim_max = lim.rlim_cur = old.rlim_max;
   cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
-
-  /* 10^10 entries declared (under max_edges), two present. */
-  expect_load_failure(
-      write_text("h1.mtx", MM_PATTERN "1000 1000 10000000000\n1 2\n2 3\n"),
-      NULL, PRISM_INVALID_ARGUMENT,
-      "line 5:", "expected entry 3 of the 10000000000 declared on line 2",
-      "10^10");
-  expect_load_failure(
-      write_text("h2.mtx", "%%MatrixMarket matrix coordinate pattern "
-                           "symmetric\n4294967295 4294967295 "
-                           "17179869184\n1 4294967295\n"),
-      NULL, PRISM_INVALID_ARGUMENT,
-      "line 4:", "expected entry 2 of the 17179869184 declared", "2^34");
-  expect_load_failure(
-      write_text("h3.mtx", MM_PATTERN "1000000000000000000 "
-                                      "1000000000000000000 "
-                                      "1000000000000000000\n1 1\n"),
-      NULL, PRISM_INVALID_ARGUMENT, "line 2:", "expected at most", "10^18");
-  /* A vertex count the limits allow but memory does not: a clean
-   * PRISM_OUT_OF_MEMORY (the CSR needs 8 bytes per vertex). */
-  expect_load_failure(write_text("h4.txt", "0 4294967294\n"), NULL,
-                      PRISM_OUT_OF_MEMORY, "prism_csr_load",
-                      "4294967295 vertices", "2^32 - 1 vertices");
   prism_csr g;
   HARNESS_EXPECT(NULL, PRISM_OUT_OF_MEMORY, "prism_csr_rmat",
                  prism_csr_rmat(24, 16, 1, &g));
   cr_assert_null(g.row_offsets);
+}
+
+/* ---- NUL bytes ----------------------------------------------------------- */
+
+/* NUL never starts a comment: a line of it is junk, and a stream of it
+ * without a newline is a data line too long, not a comment for ever. */
+Test(graph, nul_bytes_are_data) {
+  expect_load_failure(write_bytes("nul.txt", "\0junk\n0 1\n", 10), NULL,
+                      PRISM_INVALID_ARGUMENT, "line 1:",
+                      "expected the source vertex id (a non-negative "
+                      "integer), found '\\x00junk'",
+                      "NUL line");
+  expect_load_failure(write_bytes("nul2.txt", "0 1\n \t\0\n", 8), NULL,
+                      PRISM_INVALID_ARGUMENT, "line 2:", "found '\\x00'",
+                      "NUL after blanks");
+  expect_load_failure(write_bytes("nul.mtx", MM_PATTERN "2 2 1\n\0\n1 2\n",
+                                  sizeof MM_PATTERN - 1 + 10),
+                      NULL, PRISM_INVALID_ARGUMENT, "line 3:",
+                      "expected a row index (an integer from 1 to 2), found "
+                      "'\\x00'",
+                      "NUL entry");
+  size_t len = (size_t)1 << 20;
+  char *zeros = calloc(len, 1);
+  cr_assert_not_null(zeros);
+  expect_load_failure(
+      write_bytes("zeros.bin", zeros, len), NULL, PRISM_INVALID_ARGUMENT,
+      "line 1:", "line longer than 65536 bytes", "1 MiB of NUL");
+  free(zeros);
+}
+
+/* /dev/zero never ends: the load must still return (in a child, so that
+ * a loader that loops fails the test instead of hanging it). */
+Test(graph, dev_zero_returns) {
+  if (access("/dev/zero", R_OK) != 0)
+    cr_skip_test("no /dev/zero");
+  pid_t pid = fork();
+  cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+  if (pid == 0) {
+    alarm(20);
+    prism_csr g;
+    prism_status st = prism_csr_load("/dev/zero", NULL, &g);
+    _exit(st == PRISM_INVALID_ARGUMENT &&
+                  strstr(prism_last_error(), "line longer than")
+              ? 0
+              : 1);
+  }
+  int status = 0;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  cr_assert(!WIFSIGNALED(status) || WTERMSIG(status) != SIGALRM,
+            "prism_csr_load(\"/dev/zero\") did not return in 20 s");
+  cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+            "prism_csr_load(\"/dev/zero\"): not 'line longer than' "
+            "(status %d)",
+            status);
 }
 
 /* ---- Serial BFS reference and its validator ------------------------------ */
