@@ -2,6 +2,7 @@
 #include "check.h"
 #include "error.h"
 #include "graph.h"
+#include "handles.h"
 
 #include <math.h>
 #include <string.h>
@@ -33,10 +34,13 @@ static prism_status check_bfs(prism_context *ctx, const prism_graph *graph,
   prism_status st;
   if (!graph)
     return prism__fail(ctx, PRISM_NULL_POINTER, "%s: graph is NULL", fn);
-  if (graph->magic != PRISM__GRAPH_MAGIC)
+  prism_context *owner = prism__handle_context(graph, PRISM__HANDLE_GRAPH);
+  if (!owner)
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: graph is not a live prism graph", fn);
-  if (graph->ctx != ctx)
+                       "%s: graph is not a live prism graph (destroyed, or "
+                       "never created)",
+                       fn);
+  if (owner != ctx)
     return prism__fail(ctx, PRISM_CONTEXT_MISMATCH,
                        "%s: graph belongs to another context", fn);
   if (source >= graph->n)
@@ -50,9 +54,10 @@ static prism_status check_bfs(prism_context *ctx, const prism_graph *graph,
   if (parents && (st = prism__check_buffer(ctx, parents, 0, bytes, fn,
                                            "parents")) != PRISM_OK)
     return st;
-  if (parents == levels)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: levels and parents are the same buffer", fn);
+  if (parents &&
+      (st = prism__check_apart(ctx, fn, levels, 0, bytes, "levels", parents, 0,
+                               bytes, "parents")) != PRISM_OK)
+    return st;
   if (options &&
       ((st = check_factor(ctx, options->alpha, "alpha", fn)) != PRISM_OK ||
        (st = check_factor(ctx, options->beta, "beta", fn)) != PRISM_OK))
@@ -60,16 +65,12 @@ static prism_status check_bfs(prism_context *ctx, const prism_graph *graph,
   return PRISM_OK;
 }
 
-prism_status prism_bfs(prism_context *ctx, const prism_graph *graph,
-                       size_t source, prism_buffer *levels,
-                       prism_buffer *parents, const prism_bfs_options *options,
-                       prism_bfs_result *result) {
+static prism_status bfs(prism_context *ctx, const prism_graph *graph,
+                        size_t source, prism_buffer *levels,
+                        prism_buffer *parents, const prism_bfs_options *options,
+                        prism_bfs_result *result) {
   static const char fn[] = "prism_bfs";
-  prism_status st = prism__check_ctx(ctx, fn);
-  if (st != PRISM_OK)
-    return st;
-  if (result)
-    memset(result, 0, sizeof *result);
+  prism_status st;
   if ((st = check_bfs(ctx, graph, source, levels, parents, options, fn)) !=
       PRISM_OK)
     return st;
@@ -104,4 +105,15 @@ prism_status prism_bfs(prism_context *ctx, const prism_graph *graph,
   if (result)
     *result = found;
   return PRISM_OK;
+}
+
+prism_status prism_bfs(prism_context *ctx, const prism_graph *graph,
+                       size_t source, prism_buffer *levels,
+                       prism_buffer *parents, const prism_bfs_options *options,
+                       prism_bfs_result *result) {
+  if (result)
+    memset(result, 0, sizeof *result);
+  PRISM__ENTER(ctx, "prism_bfs");
+  return prism__leave(
+      ctx, bfs(ctx, graph, source, levels, parents, options, result));
 }

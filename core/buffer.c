@@ -1,6 +1,7 @@
 /* Buffers: device memory that remembers its context. */
 #include "check.h"
 #include "error.h"
+#include "handles.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,111 +26,129 @@ static void release(prism_buffer *buf) {
   prism_context *ctx = buf->ctx;
   if (buf->native)
     ctx->backend->mem_free(ctx, buf->native);
-  buf->magic = 0;
   free(buf);
 }
 
-prism_status prism_buffer_create(prism_context *ctx, size_t bytes,
-                                 prism_buffer **out) {
-  prism_status st = prism__check_ctx(ctx, "prism_buffer_create");
-  if (st != PRISM_OK)
-    return st;
+static prism_status create(prism_context *ctx, size_t bytes,
+                           prism_buffer **out) {
+  static const char fn[] = "prism_buffer_create";
   if (!out)
-    return prism__fail(ctx, PRISM_NULL_POINTER,
-                       "prism_buffer_create: out is NULL");
+    return prism__fail(ctx, PRISM_NULL_POINTER, "%s: out is NULL", fn);
   *out = NULL;
   prism_buffer *buf = calloc(1, sizeof *buf);
   if (!buf)
-    return prism__fail(ctx, PRISM_OUT_OF_MEMORY,
-                       "prism_buffer_create: out of host memory");
-  if (bytes > 0) {
-    st = ctx->backend->mem_alloc(ctx, bytes, &buf->native);
-    if (st != PRISM_OK) {
-      free(buf);
-      return st;
-    }
-  }
-  buf->magic = PRISM__BUFFER_MAGIC;
+    return prism__fail(ctx, PRISM_OUT_OF_MEMORY, "%s: out of host memory", fn);
   buf->ctx = ctx;
   buf->bytes = bytes;
+  prism_status st = PRISM_OK;
+  if (bytes > 0)
+    st = ctx->backend->mem_alloc(ctx, bytes, &buf->native);
+  if (st == PRISM_OK &&
+      (st = prism__handle_add(ctx, buf, PRISM__HANDLE_BUFFER, fn)) != PRISM_OK)
+    release(buf);
+  else if (st != PRISM_OK)
+    free(buf);
+  if (st != PRISM_OK)
+    return st;
   link_buffer(ctx, buf);
   *out = buf;
   return PRISM_OK;
 }
 
+prism_status prism_buffer_create(prism_context *ctx, size_t bytes,
+                                 prism_buffer **out) {
+  PRISM__ENTER(ctx, "prism_buffer_create");
+  return prism__leave(ctx, create(ctx, bytes, out));
+}
+
 void prism_buffer_destroy(prism_buffer *buf) {
-  if (!buf || buf->magic != PRISM__BUFFER_MAGIC)
+  prism_context *ctx = prism__enter_destroy(buf, PRISM__HANDLE_BUFFER);
+  if (!ctx)
     return;
   unlink_buffer(buf);
   release(buf);
+  prism__leave(ctx, PRISM_OK);
 }
 
 void prism__buffers_release_all(prism_context *ctx) {
   while (ctx->buffers) {
     prism_buffer *buf = ctx->buffers;
     ctx->buffers = buf->next;
+    prism__handle_remove(buf);
     release(buf);
   }
 }
 
 size_t prism_buffer_size(const prism_buffer *buf) {
-  return buf && buf->magic == PRISM__BUFFER_MAGIC ? buf->bytes : 0;
+  prism__handle_lock();
+  size_t bytes =
+      prism__handle_live_locked(buf, PRISM__HANDLE_BUFFER) ? buf->bytes : 0;
+  prism__handle_unlock();
+  return bytes;
 }
 
 prism_context *prism_buffer_context(const prism_buffer *buf) {
-  return buf && buf->magic == PRISM__BUFFER_MAGIC ? buf->ctx : NULL;
+  return prism__handle_context(buf, PRISM__HANDLE_BUFFER);
 }
 
-/* The context of a buffer argument, or a thread-local error. */
-static prism_status buffer_ctx(const prism_buffer *buf, const char *fn,
-                               const char *arg, prism_context **ctx) {
-  if (!buf)
-    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: %s is NULL", fn, arg);
-  if (buf->magic != PRISM__BUFFER_MAGIC)
-    return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
-                       "%s: %s is not a live prism buffer", fn, arg);
-  *ctx = buf->ctx;
-  return PRISM_OK;
+/* Enter the context of a buffer argument and check the range there. */
+static prism_status enter_range(const prism_buffer *buf, size_t offset,
+                                size_t bytes, const char *fn, const char *arg,
+                                prism_context **ctx) {
+  prism_status st = prism__enter_buffer(buf, fn, arg, ctx);
+  if (st == PRISM_OK && (st = prism__check_buffer(*ctx, buf, offset, bytes, fn,
+                                                  arg)) != PRISM_OK) {
+    prism__leave(*ctx, st);
+    *ctx = NULL;
+  }
+  return st;
+}
+
+static prism_status write_bytes(prism_context *ctx, prism_buffer *dst,
+                                size_t offset, const void *src, size_t bytes) {
+  if (bytes == 0)
+    return PRISM_OK;
+  if (!src)
+    return prism__fail(ctx, PRISM_NULL_POINTER,
+                       "prism_buffer_write: src is "
+                       "NULL");
+  return ctx->backend->mem_write(ctx, dst->native, offset, src, bytes);
 }
 
 prism_status prism_buffer_write(prism_buffer *dst, size_t offset,
                                 const void *src, size_t bytes) {
-  static const char fn[] = "prism_buffer_write";
   prism_context *ctx = NULL;
-  prism_status st = buffer_ctx(dst, fn, "dst", &ctx);
-  if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, dst, offset, bytes, fn, "dst");
-  if (st != PRISM_OK || bytes == 0)
+  prism_status st =
+      enter_range(dst, offset, bytes, "prism_buffer_write", "dst", &ctx);
+  if (st != PRISM_OK)
     return st;
-  if (!src)
-    return prism__fail(ctx, PRISM_NULL_POINTER, "%s: src is NULL", fn);
-  return ctx->backend->mem_write(ctx, dst->native, offset, src, bytes);
+  return prism__leave(ctx, write_bytes(ctx, dst, offset, src, bytes));
+}
+
+static prism_status read_bytes(prism_context *ctx, const prism_buffer *src,
+                               size_t offset, void *dst, size_t bytes) {
+  if (bytes == 0)
+    return PRISM_OK;
+  if (!dst)
+    return prism__fail(ctx, PRISM_NULL_POINTER,
+                       "prism_buffer_read: dst is NULL");
+  return ctx->backend->mem_read(ctx, src->native, offset, dst, bytes);
 }
 
 prism_status prism_buffer_read(const prism_buffer *src, size_t offset,
                                void *dst, size_t bytes) {
-  static const char fn[] = "prism_buffer_read";
   prism_context *ctx = NULL;
-  prism_status st = buffer_ctx(src, fn, "src", &ctx);
-  if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, src, offset, bytes, fn, "src");
-  if (st != PRISM_OK || bytes == 0)
-    return st;
-  if (!dst)
-    return prism__fail(ctx, PRISM_NULL_POINTER, "%s: dst is NULL", fn);
-  return ctx->backend->mem_read(ctx, src->native, offset, dst, bytes);
-}
-
-prism_status prism_buffer_fill(prism_buffer *buf, size_t offset,
-                               const void *pattern, size_t pattern_size,
-                               size_t bytes) {
-  static const char fn[] = "prism_buffer_fill";
-  prism_context *ctx = NULL;
-  prism_status st = buffer_ctx(buf, fn, "buf", &ctx);
-  if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, buf, offset, bytes, fn, "buf");
+  prism_status st =
+      enter_range(src, offset, bytes, "prism_buffer_read", "src", &ctx);
   if (st != PRISM_OK)
     return st;
+  return prism__leave(ctx, read_bytes(ctx, src, offset, dst, bytes));
+}
+
+static prism_status fill(prism_context *ctx, prism_buffer *buf, size_t offset,
+                         const void *pattern, size_t pattern_size,
+                         size_t bytes) {
+  static const char fn[] = "prism_buffer_fill";
   if (!pattern)
     return prism__fail(ctx, PRISM_NULL_POINTER, "%s: pattern is NULL", fn);
   if (pattern_size != 1 && pattern_size != 2 && pattern_size != 4 &&
@@ -148,22 +167,39 @@ prism_status prism_buffer_fill(prism_buffer *buf, size_t offset,
                                 bytes);
 }
 
+prism_status prism_buffer_fill(prism_buffer *buf, size_t offset,
+                               const void *pattern, size_t pattern_size,
+                               size_t bytes) {
+  prism_context *ctx = NULL;
+  prism_status st =
+      enter_range(buf, offset, bytes, "prism_buffer_fill", "buf", &ctx);
+  if (st != PRISM_OK)
+    return st;
+  return prism__leave(ctx,
+                      fill(ctx, buf, offset, pattern, pattern_size, bytes));
+}
+
+static prism_status copy(prism_context *ctx, prism_buffer *dst,
+                         size_t dst_offset, const prism_buffer *src,
+                         size_t src_offset, size_t bytes) {
+  static const char fn[] = "prism_buffer_copy";
+  prism_status st = prism__check_buffer(ctx, src, src_offset, bytes, fn, "src");
+  if (st == PRISM_OK)
+    st = prism__check_apart(ctx, fn, dst, dst_offset, bytes, "dst", src,
+                            src_offset, bytes, "src");
+  if (st != PRISM_OK || bytes == 0)
+    return st;
+  return ctx->backend->mem_copy(ctx, dst->native, dst_offset, src->native,
+                                src_offset, bytes);
+}
+
 prism_status prism_buffer_copy(prism_buffer *dst, size_t dst_offset,
                                const prism_buffer *src, size_t src_offset,
                                size_t bytes) {
-  static const char fn[] = "prism_buffer_copy";
   prism_context *ctx = NULL;
-  prism_status st = buffer_ctx(dst, fn, "dst", &ctx);
-  if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, dst, dst_offset, bytes, fn, "dst");
-  if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, src, src_offset, bytes, fn, "src");
-  if (st != PRISM_OK || bytes == 0)
+  prism_status st =
+      enter_range(dst, dst_offset, bytes, "prism_buffer_copy", "dst", &ctx);
+  if (st != PRISM_OK)
     return st;
-  if (src == dst && src_offset < dst_offset + bytes &&
-      dst_offset < src_offset + bytes)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: src and dst ranges overlap in the same buffer", fn);
-  return ctx->backend->mem_copy(ctx, dst->native, dst_offset, src->native,
-                                src_offset, bytes);
+  return prism__leave(ctx, copy(ctx, dst, dst_offset, src, src_offset, bytes));
 }

@@ -1,24 +1,24 @@
 /* Argument checks shared by the public entry points. */
 #include "check.h"
 #include "error.h"
+#include "handles.h"
 
 #include <stdint.h>
-
-prism_status prism__check_ctx(const prism_context *ctx, const char *fn) {
-  if (!ctx)
-    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: ctx is NULL", fn);
-  return PRISM_OK;
-}
 
 prism_status prism__check_buffer(prism_context *ctx, const prism_buffer *buf,
                                  size_t offset, size_t need, const char *fn,
                                  const char *arg) {
   if (!buf)
     return prism__fail(ctx, PRISM_NULL_POINTER, "%s: %s is NULL", fn, arg);
-  if (buf->magic != PRISM__BUFFER_MAGIC)
+  /* The registry says whose it is without reading it; once it is known to
+   * be ctx's, the caller's hold on ctx keeps it alive. */
+  prism_context *owner = prism__handle_context(buf, PRISM__HANDLE_BUFFER);
+  if (!owner)
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: %s is not a live prism buffer", fn, arg);
-  if (buf->ctx != ctx)
+                       "%s: %s is not a live prism buffer (destroyed, or "
+                       "never created)",
+                       fn, arg);
+  if (owner != ctx)
     return prism__fail(ctx, PRISM_CONTEXT_MISMATCH,
                        "%s: %s belongs to another context", fn, arg);
   if (offset > buf->bytes || need > buf->bytes - offset)
@@ -83,4 +83,20 @@ prism_status prism__check_count(prism_context *ctx, prism_type type, size_t n,
                        fn, n, prism_type_name(type));
   *bytes = n * size;
   return PRISM_OK;
+}
+
+prism_status prism__check_apart(prism_context *ctx, const char *fn,
+                                const prism_buffer *a, size_t a_offset,
+                                size_t a_bytes, const char *a_name,
+                                const prism_buffer *b, size_t b_offset,
+                                size_t b_bytes, const char *b_name) {
+  if (a != b || a_bytes == 0 || b_bytes == 0 ||
+      a_offset >= b_offset + b_bytes || b_offset >= a_offset + a_bytes)
+    return PRISM_OK;
+  return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                     "%s: %s and %s are the same buffer and their ranges "
+                     "overlap (bytes [%zu, %zu) and [%zu, %zu)); they must "
+                     "not",
+                     fn, a_name, b_name, a_offset, a_offset + a_bytes, b_offset,
+                     b_offset + b_bytes);
 }

@@ -8,13 +8,21 @@
 
 #include "context.h"
 
-prism_status prism__check_ctx(const prism_context *ctx, const char *fn);
-
 /** buf is non-NULL, live, belongs to ctx and holds at least need bytes
  * from offset (offset + need must not overflow). */
 prism_status prism__check_buffer(prism_context *ctx, const prism_buffer *buf,
                                  size_t offset, size_t need, const char *fn,
                                  const char *arg);
+
+/** The byte ranges [a_offset, a_offset + a_bytes) of a and [b_offset,
+ * b_offset + b_bytes) of b do not overlap: an argument the call writes
+ * must not be memory another argument reads or writes (unless documented
+ * as in place). Refusals name both arguments. Empty ranges never overlap. */
+prism_status prism__check_apart(prism_context *ctx, const char *fn,
+                                const prism_buffer *a, size_t a_offset,
+                                size_t a_bytes, const char *a_name,
+                                const prism_buffer *b, size_t b_offset,
+                                size_t b_bytes, const char *b_name);
 
 /** type is a prism_type the device supports (u8 included). */
 prism_status prism__check_type(prism_context *ctx, prism_type type,

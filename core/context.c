@@ -2,6 +2,7 @@
 #include "context.h"
 #include "env.h"
 #include "error.h"
+#include "handles.h"
 #include "registry.h"
 
 #include <stdio.h>
@@ -39,6 +40,13 @@ static prism_status open_backend(const prism__backend *b,
   prism_status st = b->context_init(ctx, &request, &ctx->info);
   if (st != PRISM_OK) {
     prism__fail(NULL, st, "%s backend: %s", b->name, ctx->last_error);
+    free(ctx->build_log);
+    free(ctx);
+    return st;
+  }
+  if ((st = prism__handle_add(ctx, ctx, PRISM__HANDLE_CONTEXT,
+                              "prism_context_create")) != PRISM_OK) {
+    b->context_fini(ctx);
     free(ctx->build_log);
     free(ctx);
     return st;
@@ -130,9 +138,11 @@ prism_status prism_context_create(const prism_context_options *options,
 }
 
 void prism_context_destroy(prism_context *ctx) {
-  if (!ctx)
+  /* From here no other call can enter it: it is no longer live. */
+  if (!prism__enter_destroy(ctx, PRISM__HANDLE_CONTEXT))
     return;
   ctx->backend->finish(ctx);
+  prism__graphs_release_all(ctx);
   prism__buffers_release_all(ctx);
   if (ctx->scratch)
     ctx->backend->mem_free(ctx, ctx->scratch);
@@ -141,31 +151,31 @@ void prism_context_destroy(prism_context *ctx) {
   free(ctx);
 }
 
+/* The accessors answer a dead handle as they answer NULL. */
+
 prism_backend prism_context_backend(const prism_context *ctx) {
-  return ctx ? ctx->backend->kind : PRISM_BACKEND_AUTO;
+  return prism__live_context(ctx) ? ctx->backend->kind : PRISM_BACKEND_AUTO;
 }
 
 const char *prism_context_device_name(const prism_context *ctx) {
-  return ctx ? ctx->info.device_name : "";
+  return prism__live_context(ctx) ? ctx->info.device_name : "";
 }
 
 const char *prism_context_platform_name(const prism_context *ctx) {
-  return ctx ? ctx->info.platform_name : "";
+  return prism__live_context(ctx) ? ctx->info.platform_name : "";
 }
 
 int prism_context_is_cpu(const prism_context *ctx) {
-  return ctx ? ctx->info.is_cpu : 0;
+  return prism__live_context(ctx) ? ctx->info.is_cpu : 0;
 }
 
 int prism_context_supports(const prism_context *ctx, prism_type type) {
-  if (!ctx || (unsigned)type >= PRISM_TYPE_COUNT)
+  if (!prism__live_context(ctx) || (unsigned)type >= PRISM_TYPE_COUNT)
     return 0;
   return (ctx->info.type_mask >> type) & 1u;
 }
 
 prism_status prism_context_finish(prism_context *ctx) {
-  if (!ctx)
-    return prism__fail(NULL, PRISM_NULL_POINTER,
-                       "prism_context_finish: ctx is NULL");
-  return ctx->backend->finish(ctx);
+  PRISM__ENTER(ctx, "prism_context_finish");
+  return prism__leave(ctx, ctx->backend->finish(ctx));
 }

@@ -9,15 +9,15 @@
 
 #include "backend.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define PRISM__ERROR_MAX 1024
 
-/* Distinguishes a live buffer from freed or foreign memory in checks. */
-#define PRISM__BUFFER_MAGIC 0x70726973u /* "pris" */
-
+/* Whether a handle is live is the registry's to say (core/handles.h), never
+ * a field of the possibly freed object. */
 struct prism_buffer_s {
-  unsigned magic;
   prism_context *ctx;
   void *native;
   size_t bytes;
@@ -30,6 +30,12 @@ struct prism_context_s {
   prism__device_info info;
 
   prism_buffer *buffers; /* released at destroy if the caller did not */
+  prism_graph *graphs;   /* likewise */
+
+  /* The thread inside a call on the context (core/handles.h), 0 if none,
+   * and how deeply it has entered (calls that make other calls). */
+  _Atomic uintptr_t owner;
+  unsigned depth;
 
   /* The scratch pool (core/scratch.c). */
   void *scratch;
@@ -44,5 +50,9 @@ struct prism_context_s {
 
 /* Release every buffer the caller left on the context (at destroy). */
 void prism__buffers_release_all(prism_context *ctx);
+
+/* Release every graph the caller left on the context (at destroy, before
+ * the buffers). */
+void prism__graphs_release_all(prism_context *ctx);
 
 #endif /* PRISM_CORE_CONTEXT_H */

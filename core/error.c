@@ -1,6 +1,7 @@
 /* Failure messages: per context, or thread-local before a context exists. */
 #include "context.h"
 #include "error.h"
+#include "handles.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,18 +60,21 @@ const char *prism_last_error(void) {
   return global_error;
 }
 
+/* A context that is not live (NULL, destroyed) has no message of its own:
+ * the thread's last one is the refusal of the call that named it. */
+
 const char *prism_context_last_error(const prism_context *ctx) {
-  return ctx ? ctx->last_error : global_error;
+  return prism__live_context(ctx) ? ctx->last_error : global_error;
 }
 
 prism_status prism_context_last_status(const prism_context *ctx) {
-  return ctx ? ctx->last_status : PRISM_NULL_POINTER;
+  return prism__live_context(ctx) ? ctx->last_status : PRISM_NULL_POINTER;
 }
 
 long long prism_context_last_native_error(const prism_context *ctx) {
-  return ctx ? ctx->last_native : 0;
+  return prism__live_context(ctx) ? ctx->last_native : 0;
 }
 
 const char *prism_context_build_log(const prism_context *ctx) {
-  return ctx && ctx->build_log ? ctx->build_log : "";
+  return prism__live_context(ctx) && ctx->build_log ? ctx->build_log : "";
 }

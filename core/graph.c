@@ -8,6 +8,7 @@
 #include "csr.h"
 #include "error.h"
 #include "graph.h"
+#include "handles.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -95,48 +96,96 @@ static prism_status upload_graph(prism_context *ctx, const prism_csr *csr,
   return st;
 }
 
-prism_status prism_graph_create(prism_context *ctx, const prism_csr *csr,
-                                prism_graph **out) {
-  prism_status st = prism__check_ctx(ctx, create_fn);
-  if (st != PRISM_OK)
-    return st;
+static void link_graph(prism_context *ctx, prism_graph *g) {
+  g->next = ctx->graphs;
+  if (ctx->graphs)
+    ctx->graphs->prev = g;
+  ctx->graphs = g;
+}
+
+static void unlink_graph(prism_graph *g) {
+  if (g->prev)
+    g->prev->next = g->next;
+  else
+    g->ctx->graphs = g->next;
+  if (g->next)
+    g->next->prev = g->prev;
+}
+
+/* The graph's buffers and the graph (its context entered). */
+static void release(prism_graph *g) {
+  prism_buffer_destroy(g->offsets);
+  prism_buffer_destroy(g->cols);
+  prism_buffer_destroy(g->in_offsets);
+  prism_buffer_destroy(g->in_cols);
+  free(g);
+}
+
+static prism_status create(prism_context *ctx, const prism_csr *csr,
+                           prism_graph **out) {
   if (!out)
     return prism__fail(ctx, PRISM_NULL_POINTER, "%s: out is NULL", create_fn);
   *out = NULL;
-  if ((st = check_csr(ctx, csr)) != PRISM_OK)
+  prism_status st = check_csr(ctx, csr);
+  if (st != PRISM_OK)
     return st;
   prism_graph *g = calloc(1, sizeof *g);
   if (!g)
     return prism__fail(ctx, PRISM_OUT_OF_MEMORY, "%s: out of host memory",
                        create_fn);
-  g->magic = PRISM__GRAPH_MAGIC;
   g->ctx = ctx;
   g->n = csr->num_vertices;
   g->m = csr->num_edges;
   g->directed = csr->directed != 0;
-  if ((st = upload_graph(ctx, csr, g)) != PRISM_OK) {
-    prism_graph_destroy(g);
+  if ((st = upload_graph(ctx, csr, g)) != PRISM_OK ||
+      (st = prism__handle_add(ctx, g, PRISM__HANDLE_GRAPH, create_fn)) !=
+          PRISM_OK) {
+    release(g);
     return st;
   }
+  link_graph(ctx, g);
   *out = g;
   return PRISM_OK;
 }
 
+prism_status prism_graph_create(prism_context *ctx, const prism_csr *csr,
+                                prism_graph **out) {
+  PRISM__ENTER(ctx, create_fn);
+  return prism__leave(ctx, create(ctx, csr, out));
+}
+
 void prism_graph_destroy(prism_graph *graph) {
-  if (!graph || graph->magic != PRISM__GRAPH_MAGIC)
+  prism_context *ctx = prism__enter_destroy(graph, PRISM__HANDLE_GRAPH);
+  if (!ctx)
     return;
-  prism_buffer_destroy(graph->offsets);
-  prism_buffer_destroy(graph->cols);
-  prism_buffer_destroy(graph->in_offsets);
-  prism_buffer_destroy(graph->in_cols);
-  graph->magic = 0;
-  free(graph);
+  unlink_graph(graph);
+  release(graph);
+  prism__leave(ctx, PRISM_OK);
+}
+
+void prism__graphs_release_all(prism_context *ctx) {
+  while (ctx->graphs) {
+    prism_graph *g = ctx->graphs;
+    ctx->graphs = g->next;
+    prism__handle_remove(g);
+    release(g);
+  }
+}
+
+/* A field of a live graph, read while the registry holds it. */
+static size_t graph_size(const prism_graph *graph, int edges) {
+  prism__handle_lock();
+  size_t v = 0;
+  if (prism__handle_live_locked(graph, PRISM__HANDLE_GRAPH))
+    v = edges ? graph->m : graph->n;
+  prism__handle_unlock();
+  return v;
 }
 
 size_t prism_graph_vertices(const prism_graph *graph) {
-  return graph && graph->magic == PRISM__GRAPH_MAGIC ? graph->n : 0;
+  return graph_size(graph, 0);
 }
 
 size_t prism_graph_edges(const prism_graph *graph) {
-  return graph && graph->magic == PRISM__GRAPH_MAGIC ? graph->m : 0;
+  return graph_size(graph, 1);
 }

@@ -7,12 +7,9 @@
 
 #include "context.h"
 
-/* Distinguishes a live graph from freed or foreign memory in checks. */
-#define PRISM__GRAPH_MAGIC 0x67726170u /* "grap" */
-
 struct prism_graph_s {
-  unsigned magic;
   prism_context *ctx;
+  prism_graph *prev, *next; /* the context's live graphs */
   size_t n, m;
   int directed;
   prism_buffer *offsets;    /* n + 1 uint64 */

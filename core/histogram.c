@@ -9,6 +9,7 @@
  */
 #include "check.h"
 #include "error.h"
+#include "handles.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -24,9 +25,7 @@ static int is_float(prism_type t) {
 static prism_status check_types(prism_context *ctx, prism_type sample_type,
                                 size_t n, size_t bins, prism_type counter_type,
                                 const char *fn) {
-  prism_status st = prism__check_ctx(ctx, fn);
-  if (st != PRISM_OK)
-    return st;
+  prism_status st;
   if ((unsigned)sample_type >= PRISM_TYPE_COUNT)
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
                        "%s: sample_type %d is not a prism_type", fn,
@@ -66,7 +65,9 @@ static prism_status check_buffers(prism_context *ctx, prism_type sample_type,
       (st = prism__check_buffer(ctx, counts, 0, bins * counter_size, fn,
                                 "counts")) != PRISM_OK)
     return st;
-  return PRISM_OK;
+  /* The counters are cleared and counted into while samples are read. */
+  return prism__check_apart(ctx, fn, samples, 0, sample_bytes, "samples",
+                            counts, 0, bins * counter_size, "counts");
 }
 
 /* The integer sample types' bounds as doubles: lower in [lo, hi), upper in
@@ -283,11 +284,11 @@ static prism_status run_histogram(prism_context *ctx,
   return ctx->backend->histogram(ctx, a);
 }
 
-prism_status prism_histogram_even(prism_context *ctx, prism_type sample_type,
-                                  const prism_buffer *samples, size_t n,
-                                  size_t bins, double lower, double upper,
-                                  prism_type counter_type,
-                                  prism_buffer *counts) {
+static prism_status histogram_even(prism_context *ctx, prism_type sample_type,
+                                   const prism_buffer *samples, size_t n,
+                                   size_t bins, double lower, double upper,
+                                   prism_type counter_type,
+                                   prism_buffer *counts) {
   static const char fn[] = "prism_histogram_even";
   prism__histogram_args a;
   memset(&a, 0, sizeof a);
@@ -309,11 +310,11 @@ prism_status prism_histogram_even(prism_context *ctx, prism_type sample_type,
   return run_histogram(ctx, &a, fn);
 }
 
-prism_status prism_histogram_range(prism_context *ctx, prism_type sample_type,
-                                   const prism_buffer *samples, size_t n,
-                                   size_t bins, const void *edges,
-                                   prism_type counter_type,
-                                   prism_buffer *counts) {
+static prism_status histogram_range(prism_context *ctx, prism_type sample_type,
+                                    const prism_buffer *samples, size_t n,
+                                    size_t bins, const void *edges,
+                                    prism_type counter_type,
+                                    prism_buffer *counts) {
   static const char fn[] = "prism_histogram_range";
   prism_status st = check_types(ctx, sample_type, n, bins, counter_type, fn);
   if (st == PRISM_OK)
@@ -334,4 +335,24 @@ prism_status prism_histogram_range(prism_context *ctx, prism_type sample_type,
   a.counter_type = counter_type;
   a.counts = counts->native;
   return run_histogram(ctx, &a, fn);
+}
+
+prism_status prism_histogram_even(prism_context *ctx, prism_type sample_type,
+                                  const prism_buffer *samples, size_t n,
+                                  size_t bins, double lower, double upper,
+                                  prism_type counter_type,
+                                  prism_buffer *counts) {
+  PRISM__ENTER(ctx, "prism_histogram_even");
+  return prism__leave(ctx, histogram_even(ctx, sample_type, samples, n, bins,
+                                          lower, upper, counter_type, counts));
+}
+
+prism_status prism_histogram_range(prism_context *ctx, prism_type sample_type,
+                                   const prism_buffer *samples, size_t n,
+                                   size_t bins, const void *edges,
+                                   prism_type counter_type,
+                                   prism_buffer *counts) {
+  PRISM__ENTER(ctx, "prism_histogram_range");
+  return prism__leave(ctx, histogram_range(ctx, sample_type, samples, n, bins,
+                                           edges, counter_type, counts));
 }

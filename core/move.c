@@ -1,6 +1,7 @@
 /* Gather and scatter: validate, handle n = 0, route to the backend. */
 #include "check.h"
 #include "error.h"
+#include "handles.h"
 
 #include <stdint.h>
 
@@ -10,9 +11,7 @@ static prism_status check_move(prism_context *ctx, size_t element_size,
                                const prism_buffer *indices,
                                const prism_buffer *out, size_t out_count,
                                size_t n, const char *fn) {
-  prism_status st = prism__check_ctx(ctx, fn);
-  if (st != PRISM_OK)
-    return st;
+  prism_status st;
   if (element_size != 4 && element_size != 8)
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
                        "%s: element_size is %zu; must be 4 or 8", fn,
@@ -35,9 +34,15 @@ static prism_status check_move(prism_context *ctx, size_t element_size,
       (st = prism__check_buffer(ctx, out, 0, out_count * element_size, fn,
                                 "out")) != PRISM_OK)
     return st;
-  if (in == out)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: in and out are the same buffer", fn);
+  /* in and indices are only read, so they may be one buffer; out is
+   * written while both are read elsewhere. */
+  const size_t in_bytes = in_count * element_size;
+  const size_t out_bytes = out_count * element_size;
+  if ((st = prism__check_apart(ctx, fn, in, 0, in_bytes, "in", out, 0,
+                               out_bytes, "out")) != PRISM_OK ||
+      (st = prism__check_apart(ctx, fn, indices, 0, index_bytes, "indices", out,
+                               0, out_bytes, "out")) != PRISM_OK)
+    return st;
   return PRISM_OK;
 }
 
@@ -63,11 +68,11 @@ static prism_status run_move(prism_context *ctx, prism__move_args *args,
                      args->bound);
 }
 
-prism_status prism_gather(prism_context *ctx, size_t element_size,
-                          const prism_buffer *in, size_t in_count,
-                          prism_type index_type, const prism_buffer *indices,
-                          prism_buffer *out, size_t n, int checked,
-                          size_t *first_bad) {
+static prism_status gather(prism_context *ctx, size_t element_size,
+                           const prism_buffer *in, size_t in_count,
+                           prism_type index_type, const prism_buffer *indices,
+                           prism_buffer *out, size_t n, int checked,
+                           size_t *first_bad) {
   static const char fn[] = "prism_gather";
   prism_status st = check_move(ctx, element_size, in, in_count, index_type,
                                indices, out, n, n, fn);
@@ -79,11 +84,11 @@ prism_status prism_gather(prism_context *ctx, size_t element_size,
   return run_move(ctx, &args, checked, first_bad, fn);
 }
 
-prism_status prism_scatter(prism_context *ctx, size_t element_size,
-                           const prism_buffer *in, prism_type index_type,
-                           const prism_buffer *indices, prism_buffer *out,
-                           size_t out_count, size_t n, int checked,
-                           size_t *first_bad) {
+static prism_status scatter(prism_context *ctx, size_t element_size,
+                            const prism_buffer *in, prism_type index_type,
+                            const prism_buffer *indices, prism_buffer *out,
+                            size_t out_count, size_t n, int checked,
+                            size_t *first_bad) {
   static const char fn[] = "prism_scatter";
   prism_status st = check_move(ctx, element_size, in, n, index_type, indices,
                                out, out_count, n, fn);
@@ -93,4 +98,24 @@ prism_status prism_scatter(prism_context *ctx, size_t element_size,
                            in->native, indices->native, out->native,
                            n,          out_count,       NULL};
   return run_move(ctx, &args, checked, first_bad, fn);
+}
+
+prism_status prism_gather(prism_context *ctx, size_t element_size,
+                          const prism_buffer *in, size_t in_count,
+                          prism_type index_type, const prism_buffer *indices,
+                          prism_buffer *out, size_t n, int checked,
+                          size_t *first_bad) {
+  PRISM__ENTER(ctx, "prism_gather");
+  return prism__leave(ctx, gather(ctx, element_size, in, in_count, index_type,
+                                  indices, out, n, checked, first_bad));
+}
+
+prism_status prism_scatter(prism_context *ctx, size_t element_size,
+                           const prism_buffer *in, prism_type index_type,
+                           const prism_buffer *indices, prism_buffer *out,
+                           size_t out_count, size_t n, int checked,
+                           size_t *first_bad) {
+  PRISM__ENTER(ctx, "prism_scatter");
+  return prism__leave(ctx, scatter(ctx, element_size, in, index_type, indices,
+                                   out, out_count, n, checked, first_bad));
 }

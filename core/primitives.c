@@ -1,6 +1,7 @@
 /* Reduce and scan: validate, handle n = 0, route to the backend. */
 #include "check.h"
 #include "error.h"
+#include "handles.h"
 
 #include <float.h>
 #include <math.h>
@@ -38,13 +39,11 @@ void prism__identity(prism_type type, prism_op op, void *out) {
   memcpy(out, &v, prism_type_size(type));
 }
 
-prism_status prism_reduce(prism_context *ctx, prism_type type, prism_op op,
-                          const prism_buffer *in, size_t n, void *result) {
+static prism_status reduce(prism_context *ctx, prism_type type, prism_op op,
+                           const prism_buffer *in, size_t n, void *result) {
   static const char fn[] = "prism_reduce";
   size_t bytes = 0;
-  prism_status st = prism__check_ctx(ctx, fn);
-  if (st == PRISM_OK)
-    st = prism__check_type_op(ctx, type, op, fn);
+  prism_status st = prism__check_type_op(ctx, type, op, fn);
   if (st == PRISM_OK)
     st = prism__check_count(ctx, type, n, fn, &bytes);
   if (st == PRISM_OK)
@@ -66,14 +65,18 @@ prism_status prism_reduce(prism_context *ctx, prism_type type, prism_op op,
   return ctx->backend->reduce(ctx, &args);
 }
 
-prism_status prism_scan(prism_context *ctx, prism_type type, prism_op op,
-                        prism_scan_kind kind, const prism_buffer *in,
-                        prism_buffer *out, size_t n) {
+prism_status prism_reduce(prism_context *ctx, prism_type type, prism_op op,
+                          const prism_buffer *in, size_t n, void *result) {
+  PRISM__ENTER(ctx, "prism_reduce");
+  return prism__leave(ctx, reduce(ctx, type, op, in, n, result));
+}
+
+static prism_status scan(prism_context *ctx, prism_type type, prism_op op,
+                         prism_scan_kind kind, const prism_buffer *in,
+                         prism_buffer *out, size_t n) {
   static const char fn[] = "prism_scan";
   size_t bytes = 0;
-  prism_status st = prism__check_ctx(ctx, fn);
-  if (st == PRISM_OK)
-    st = prism__check_type_op(ctx, type, op, fn);
+  prism_status st = prism__check_type_op(ctx, type, op, fn);
   if (st == PRISM_OK && kind != PRISM_INCLUSIVE && kind != PRISM_EXCLUSIVE)
     st = prism__fail(ctx, PRISM_INVALID_ARGUMENT,
                      "%s: kind %d is not a prism_scan_kind (inclusive, "
@@ -94,4 +97,11 @@ prism_status prism_scan(prism_context *ctx, prism_type type, prism_op op,
                        fn, ctx->backend->name);
   prism__scan_args args = {type, op, kind, in->native, out->native, n};
   return ctx->backend->scan(ctx, &args);
+}
+
+prism_status prism_scan(prism_context *ctx, prism_type type, prism_op op,
+                        prism_scan_kind kind, const prism_buffer *in,
+                        prism_buffer *out, size_t n) {
+  PRISM__ENTER(ctx, "prism_scan");
+  return prism__leave(ctx, scan(ctx, type, op, kind, in, out, n));
 }

@@ -26,12 +26,11 @@ int prism_backend_built(prism_backend backend) {
 
 prism_status prism_backend_probe(prism_backend backend, int *count,
                                  char *reason, size_t reason_size) {
-  char scratch[256];
-  if (!reason || reason_size == 0) {
-    reason = scratch;
-    reason_size = sizeof scratch;
-  }
-  reason[0] = '\0';
+  /* The whole reason goes to prism_last_error(); the caller's buffer gets
+   * as much of it as fits. */
+  char full[PRISM__ERROR_MAX] = "";
+  if (reason && reason_size > 0)
+    reason[0] = '\0';
   prism__clear_global_error();
   if (!count)
     return prism__fail(NULL, PRISM_NULL_POINTER,
@@ -42,15 +41,17 @@ prism_status prism_backend_probe(prism_backend backend, int *count,
                        "prism_backend_probe: backend must be cuda or opencl, "
                        "not auto");
   const prism__backend *b = prism__find_backend(backend);
+  prism_status st;
   if (!b) {
-    snprintf(reason, reason_size,
+    snprintf(full, sizeof full,
              "the %s backend is not built into this "
              "library",
              prism_backend_name(backend));
-    return prism__fail(NULL, PRISM_BACKEND_UNAVAILABLE, "%s", reason);
+    st = prism__fail(NULL, PRISM_BACKEND_UNAVAILABLE, "%s", full);
+  } else if ((st = b->probe(count, full, sizeof full)) != PRISM_OK) {
+    prism__fail(NULL, st, "%s: %s", b->name, full);
   }
-  prism_status st = b->probe(count, reason, reason_size);
-  if (st != PRISM_OK)
-    prism__fail(NULL, st, "%s: %s", b->name, reason);
+  if (reason && reason_size > 0)
+    snprintf(reason, reason_size, "%s", full);
   return st;
 }

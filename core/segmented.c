@@ -2,6 +2,7 @@
  * backend, report the first bad segment of a checked call. */
 #include "check.h"
 #include "error.h"
+#include "handles.h"
 
 #include <stdint.h>
 
@@ -34,6 +35,11 @@ static prism_status check_offsets(prism_context *ctx, prism_type offset_type,
   return prism__check_buffer(ctx, offsets, 0, bytes, fn, "offsets");
 }
 
+/* The bytes check_offsets has found offsets to hold. */
+static size_t offsets_bytes(prism_type offset_type, size_t num_segments) {
+  return (num_segments + 1) * prism_type_size(offset_type);
+}
+
 static prism_status no_backend(prism_context *ctx, const char *fn) {
   return prism__fail(ctx, PRISM_UNSUPPORTED,
                      "%s: not implemented by the %s backend", fn,
@@ -59,17 +65,13 @@ static prism_status run_segmented(prism_context *ctx,
                      fn, bad, bad, bad + 1, bad, bad + 1, args->n);
 }
 
-prism_status prism_segmented_scan_flags(prism_context *ctx, prism_type type,
-                                        prism_op op, prism_scan_kind kind,
-                                        const prism_buffer *in,
-                                        prism_type flag_type,
-                                        const prism_buffer *flags,
-                                        prism_buffer *out, size_t n) {
+static prism_status scan_flags(prism_context *ctx, prism_type type, prism_op op,
+                               prism_scan_kind kind, const prism_buffer *in,
+                               prism_type flag_type, const prism_buffer *flags,
+                               prism_buffer *out, size_t n) {
   static const char fn[] = "prism_segmented_scan_flags";
   size_t bytes = 0, flag_bytes = 0;
-  prism_status st = prism__check_ctx(ctx, fn);
-  if (st != PRISM_OK)
-    return st;
+  prism_status st;
   if ((st = prism__check_type_op(ctx, type, op, fn)) != PRISM_OK ||
       (st = check_kind(ctx, kind, fn)) != PRISM_OK ||
       (st = prism__check_int_type(ctx, flag_type, fn, "flag_type", 1)) !=
@@ -80,11 +82,10 @@ prism_status prism_segmented_scan_flags(prism_context *ctx, prism_type type,
       (st = prism__check_buffer(ctx, in, 0, bytes, fn, "in")) != PRISM_OK ||
       (st = prism__check_buffer(ctx, flags, 0, flag_bytes, fn, "flags")) !=
           PRISM_OK ||
-      (st = prism__check_buffer(ctx, out, 0, bytes, fn, "out")) != PRISM_OK)
+      (st = prism__check_buffer(ctx, out, 0, bytes, fn, "out")) != PRISM_OK ||
+      (st = prism__check_apart(ctx, fn, flags, 0, flag_bytes, "flags", out, 0,
+                               bytes, "out")) != PRISM_OK)
     return st;
-  if (flags == out)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: flags and out are the same buffer", fn);
   if (n == 0)
     return PRISM_OK;
   if (!ctx->backend->segmented)
@@ -100,29 +101,27 @@ prism_status prism_segmented_scan_flags(prism_context *ctx, prism_type type,
   return ctx->backend->segmented(ctx, &args);
 }
 
-prism_status prism_segmented_scan_offsets(
-    prism_context *ctx, prism_type type, prism_op op, prism_scan_kind kind,
-    const prism_buffer *in, prism_buffer *out, size_t n, prism_type offset_type,
-    const prism_buffer *offsets, size_t num_segments, int checked,
-    size_t *first_bad) {
+static prism_status
+scan_offsets(prism_context *ctx, prism_type type, prism_op op,
+             prism_scan_kind kind, const prism_buffer *in, prism_buffer *out,
+             size_t n, prism_type offset_type, const prism_buffer *offsets,
+             size_t num_segments, int checked, size_t *first_bad) {
   static const char fn[] = "prism_segmented_scan_offsets";
   size_t bytes = 0;
   if (first_bad)
     *first_bad = SIZE_MAX;
-  prism_status st = prism__check_ctx(ctx, fn);
-  if (st != PRISM_OK)
-    return st;
+  prism_status st;
   if ((st = prism__check_type_op(ctx, type, op, fn)) != PRISM_OK ||
       (st = check_kind(ctx, kind, fn)) != PRISM_OK ||
       (st = prism__check_count(ctx, type, n, fn, &bytes)) != PRISM_OK ||
       (st = prism__check_buffer(ctx, in, 0, bytes, fn, "in")) != PRISM_OK ||
       (st = prism__check_buffer(ctx, out, 0, bytes, fn, "out")) != PRISM_OK ||
       (st = check_offsets(ctx, offset_type, offsets, num_segments, fn)) !=
-          PRISM_OK)
+          PRISM_OK ||
+      (st = prism__check_apart(ctx, fn, offsets, 0,
+                               offsets_bytes(offset_type, num_segments),
+                               "offsets", out, 0, bytes, "out")) != PRISM_OK)
     return st;
-  if (offsets == out)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: offsets and out are the same buffer", fn);
   if (n == 0 || num_segments == 0)
     return PRISM_OK;
   if (!ctx->backend->segmented)
@@ -139,19 +138,16 @@ prism_status prism_segmented_scan_offsets(
   return run_segmented(ctx, &args, checked, first_bad, fn);
 }
 
-prism_status prism_segmented_reduce(prism_context *ctx, prism_type type,
-                                    prism_op op, const prism_buffer *in,
-                                    size_t n, prism_type offset_type,
-                                    const prism_buffer *offsets,
-                                    size_t num_segments, prism_buffer *out,
-                                    int checked, size_t *first_bad) {
+static prism_status reduce(prism_context *ctx, prism_type type, prism_op op,
+                           const prism_buffer *in, size_t n,
+                           prism_type offset_type, const prism_buffer *offsets,
+                           size_t num_segments, prism_buffer *out, int checked,
+                           size_t *first_bad) {
   static const char fn[] = "prism_segmented_reduce";
   size_t bytes = 0, out_bytes = 0;
   if (first_bad)
     *first_bad = SIZE_MAX;
-  prism_status st = prism__check_ctx(ctx, fn);
-  if (st != PRISM_OK)
-    return st;
+  prism_status st;
   if ((st = prism__check_type_op(ctx, type, op, fn)) != PRISM_OK ||
       (st = prism__check_count(ctx, type, n, fn, &bytes)) != PRISM_OK ||
       (st = prism__check_buffer(ctx, in, 0, bytes, fn, "in")) != PRISM_OK ||
@@ -159,12 +155,14 @@ prism_status prism_segmented_reduce(prism_context *ctx, prism_type type,
           PRISM_OK ||
       (st = prism__check_count(ctx, type, num_segments, fn, &out_bytes)) !=
           PRISM_OK ||
-      (st = prism__check_buffer(ctx, out, 0, out_bytes, fn, "out")) != PRISM_OK)
+      (st = prism__check_buffer(ctx, out, 0, out_bytes, fn, "out")) !=
+          PRISM_OK ||
+      (st = prism__check_apart(ctx, fn, in, 0, bytes, "in", out, 0, out_bytes,
+                               "out")) != PRISM_OK ||
+      (st = prism__check_apart(
+           ctx, fn, offsets, 0, offsets_bytes(offset_type, num_segments),
+           "offsets", out, 0, out_bytes, "out")) != PRISM_OK)
     return st;
-  if (out == in || out == offsets)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: out is the same buffer as %s", fn,
-                       out == in ? "in" : "offsets");
   if (num_segments == 0)
     return PRISM_OK;
   if (!ctx->backend->segmented)
@@ -179,4 +177,37 @@ prism_status prism_segmented_reduce(prism_context *ctx, prism_type type,
                                 .offsets = offsets->native,
                                 .num_segments = num_segments};
   return run_segmented(ctx, &args, checked, first_bad, fn);
+}
+
+prism_status prism_segmented_scan_flags(prism_context *ctx, prism_type type,
+                                        prism_op op, prism_scan_kind kind,
+                                        const prism_buffer *in,
+                                        prism_type flag_type,
+                                        const prism_buffer *flags,
+                                        prism_buffer *out, size_t n) {
+  PRISM__ENTER(ctx, "prism_segmented_scan_flags");
+  return prism__leave(
+      ctx, scan_flags(ctx, type, op, kind, in, flag_type, flags, out, n));
+}
+
+prism_status prism_segmented_scan_offsets(
+    prism_context *ctx, prism_type type, prism_op op, prism_scan_kind kind,
+    const prism_buffer *in, prism_buffer *out, size_t n, prism_type offset_type,
+    const prism_buffer *offsets, size_t num_segments, int checked,
+    size_t *first_bad) {
+  PRISM__ENTER(ctx, "prism_segmented_scan_offsets");
+  return prism__leave(ctx,
+                      scan_offsets(ctx, type, op, kind, in, out, n, offset_type,
+                                   offsets, num_segments, checked, first_bad));
+}
+
+prism_status prism_segmented_reduce(prism_context *ctx, prism_type type,
+                                    prism_op op, const prism_buffer *in,
+                                    size_t n, prism_type offset_type,
+                                    const prism_buffer *offsets,
+                                    size_t num_segments, prism_buffer *out,
+                                    int checked, size_t *first_bad) {
+  PRISM__ENTER(ctx, "prism_segmented_reduce");
+  return prism__leave(ctx, reduce(ctx, type, op, in, n, offset_type, offsets,
+                                  num_segments, out, checked, first_bad));
 }

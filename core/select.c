@@ -4,6 +4,7 @@
  */
 #include "check.h"
 #include "error.h"
+#include "handles.h"
 
 #include <stdint.h>
 
@@ -26,10 +27,8 @@ typedef struct select_call {
 
 static prism_status check_select(prism_context *ctx, const select_call *c) {
   const char *fn = c->fn;
-  prism_status st = prism__check_ctx(ctx, fn);
+  prism_status st = prism__check_type(ctx, c->type, fn);
   if (st != PRISM_OK)
-    return st;
-  if ((st = prism__check_type(ctx, c->type, fn)) != PRISM_OK)
     return st;
   size_t bytes = 0, flag_bytes = 0;
   if (c->mode == PRISM__SELECT_FLAGGED &&
@@ -60,25 +59,29 @@ static prism_status check_select(prism_context *ctx, const select_call *c) {
                                  "count_out")) != PRISM_OK))
     return st;
   /* Elements move between tiles while others are still read, and the
-   * count lands while tiles run: no buffer written may be one read. */
-  if (c->in == c->out)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: in and out are the same buffer (compaction does "
-                       "not work in place)",
-                       fn);
-  if (c->mode == PRISM__SELECT_FLAGGED && c->flags == c->out)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: flags and out are the same buffer", fn);
-  if (c->count_out &&
-      (c->count_out == c->in || c->count_out == c->out ||
-       (c->mode == PRISM__SELECT_FLAGGED && c->count_out == c->flags)))
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: count_out is the same buffer as in, out or flags",
-                       fn);
+   * count lands while tiles run: no buffer written may be one read. in and
+   * flags are only read, so they may be one buffer. */
+  const int flagged = c->mode == PRISM__SELECT_FLAGGED;
+  const size_t count_bytes = c->count_out ? sizeof(uint64_t) : 0;
+  if ((st = prism__check_apart(ctx, fn, c->in, 0, bytes, "in", c->out, 0, bytes,
+                               "out")) != PRISM_OK ||
+      (flagged &&
+       (st = prism__check_apart(ctx, fn, c->flags, 0, flag_bytes, "flags",
+                                c->out, 0, bytes, "out")) != PRISM_OK) ||
+      (st = prism__check_apart(ctx, fn, c->count_out, 0, count_bytes,
+                               "count_out", c->in, 0, bytes, "in")) !=
+          PRISM_OK ||
+      (st = prism__check_apart(ctx, fn, c->count_out, 0, count_bytes,
+                               "count_out", c->out, 0, bytes, "out")) !=
+          PRISM_OK ||
+      (flagged && (st = prism__check_apart(
+                       ctx, fn, c->count_out, 0, count_bytes, "count_out",
+                       c->flags, 0, flag_bytes, "flags")) != PRISM_OK))
+    return st;
   return PRISM_OK;
 }
 
-static prism_status run_select(prism_context *ctx, const select_call *c) {
+static prism_status select_on(prism_context *ctx, const select_call *c) {
   prism_status st = check_select(ctx, c);
   if (st != PRISM_OK)
     return st;
@@ -115,6 +118,11 @@ static prism_status run_select(prism_context *ctx, const select_call *c) {
   args.count_out = c->count_out ? c->count_out->native : NULL;
   args.count = c->count;
   return ctx->backend->select(ctx, &args);
+}
+
+static prism_status run_select(prism_context *ctx, const select_call *c) {
+  PRISM__ENTER(ctx, c->fn);
+  return prism__leave(ctx, select_on(ctx, c));
 }
 
 prism_status prism_select_flagged(prism_context *ctx, prism_type type,

@@ -1,6 +1,7 @@
 /* Radix sort: validate, handle n = 0, route to the backend. */
 #include "check.h"
 #include "error.h"
+#include "handles.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -39,11 +40,9 @@ static prism_status check_keys(prism_context *ctx, prism_type key_type,
                                const prism_sort_options *options,
                                const char *fn, prism__sort_args *args) {
   size_t bytes = 0;
-  prism_status st = prism__check_ctx(ctx, fn);
-  if (st != PRISM_OK)
-    return st;
   /* Sorting has no operator: check the type with a valid one. */
-  if ((st = prism__check_type_op(ctx, key_type, PRISM_SUM, fn)) != PRISM_OK)
+  prism_status st = prism__check_type_op(ctx, key_type, PRISM_SUM, fn);
+  if (st != PRISM_OK)
     return st;
   prism_sort_options defaults;
   if (!options) {
@@ -79,10 +78,10 @@ static prism_status run_sort(prism_context *ctx, const prism__sort_args *args,
   return ctx->backend->sort(ctx, args);
 }
 
-prism_status prism_sort_keys(prism_context *ctx, prism_type key_type,
-                             const prism_buffer *keys_in,
-                             prism_buffer *keys_out, size_t n,
-                             const prism_sort_options *options) {
+static prism_status sort_keys(prism_context *ctx, prism_type key_type,
+                              const prism_buffer *keys_in,
+                              prism_buffer *keys_out, size_t n,
+                              const prism_sort_options *options) {
   static const char fn[] = "prism_sort_keys";
   prism__sort_args args;
   prism_status st =
@@ -90,12 +89,37 @@ prism_status prism_sort_keys(prism_context *ctx, prism_type key_type,
   return st != PRISM_OK ? st : run_sort(ctx, &args, fn);
 }
 
-prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
-                              const prism_buffer *keys_in,
-                              prism_buffer *keys_out,
-                              const prism_buffer *values_in,
-                              prism_buffer *values_out, size_t value_size,
-                              size_t n, const prism_sort_options *options) {
+prism_status prism_sort_keys(prism_context *ctx, prism_type key_type,
+                             const prism_buffer *keys_in,
+                             prism_buffer *keys_out, size_t n,
+                             const prism_sort_options *options) {
+  PRISM__ENTER(ctx, "prism_sort_keys");
+  return prism__leave(ctx,
+                      sort_keys(ctx, key_type, keys_in, keys_out, n, options));
+}
+
+/* Keys and values are apart: a key buffer is never a value buffer. */
+static prism_status check_pair_buffers(prism_context *ctx,
+                                       const prism_buffer *const keys[2],
+                                       size_t key_bytes,
+                                       const prism_buffer *const values[2],
+                                       size_t value_bytes, const char *fn) {
+  static const char *const key_names[2] = {"keys_in", "keys_out"};
+  static const char *const value_names[2] = {"values_in", "values_out"};
+  prism_status st = PRISM_OK;
+  for (int k = 0; k < 2 && st == PRISM_OK; k++)
+    for (int v = 0; v < 2 && st == PRISM_OK; v++)
+      st = prism__check_apart(ctx, fn, keys[k], 0, key_bytes, key_names[k],
+                              values[v], 0, value_bytes, value_names[v]);
+  return st;
+}
+
+static prism_status sort_pairs(prism_context *ctx, prism_type key_type,
+                               const prism_buffer *keys_in,
+                               prism_buffer *keys_out,
+                               const prism_buffer *values_in,
+                               prism_buffer *values_out, size_t value_size,
+                               size_t n, const prism_sort_options *options) {
   static const char fn[] = "prism_sort_pairs";
   prism__sort_args args;
   prism_status st =
@@ -116,12 +140,25 @@ prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
       (st = prism__check_buffer(ctx, values_out, 0, bytes, fn, "values_out")) !=
           PRISM_OK)
     return st;
-  if (values_in == keys_in || values_in == keys_out || values_out == keys_in ||
-      values_out == keys_out)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: a key buffer is also a value buffer", fn);
+  const prism_buffer *const keys[2] = {keys_in, keys_out};
+  const prism_buffer *const values[2] = {values_in, values_out};
+  if ((st = check_pair_buffers(ctx, keys, n * prism_type_size(key_type), values,
+                               bytes, fn)) != PRISM_OK)
+    return st;
   args.values_in = values_in->native;
   args.values_out = values_out->native;
   args.value_size = value_size;
   return run_sort(ctx, &args, fn);
+}
+
+prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
+                              const prism_buffer *keys_in,
+                              prism_buffer *keys_out,
+                              const prism_buffer *values_in,
+                              prism_buffer *values_out, size_t value_size,
+                              size_t n, const prism_sort_options *options) {
+  PRISM__ENTER(ctx, "prism_sort_pairs");
+  return prism__leave(ctx,
+                      sort_pairs(ctx, key_type, keys_in, keys_out, values_in,
+                                 values_out, value_size, n, options));
 }

@@ -9,10 +9,26 @@
  * - A context owns a device queue. Primitives are queued on it and return
  *   before the device is done, except where a result comes back to the host
  *   (prism_reduce, prism_buffer_read). Calls on one context run in the order
- *   they were made. A context may be used by one thread at a time.
+ *   they were made.
+ * - A context (with its buffers and graphs) is used by one thread at a time;
+ *   different contexts may be used by different threads at once. A call made
+ *   while another thread is inside a call on the same context is refused
+ *   with PRISM_CONTEXT_BUSY (message in prism_last_error()) and does
+ *   nothing; the destroy functions, which cannot fail, wait for the other
+ *   call to return instead.
  * - On failure the context keeps a message naming the argument or the cause
- *   (prism_context_last_error). Failures with no context (creation, NULL
- *   context) leave their message in a thread-local slot (prism_last_error).
+ *   (prism_context_last_error). Failures with no context (creation, a NULL,
+ *   destroyed or busy context) leave their message in a thread-local slot
+ *   (prism_last_error).
+ * - A handle passed after it was destroyed (a context, buffer or graph) is
+ *   refused with PRISM_INVALID_ARGUMENT ("not a live ..."); prism decides
+ *   this from a registry of live handles and never reads the freed object.
+ *   Once prism has given the same address to a new handle, the stale one
+ *   names the new object, as any pointer would.
+ * - Aliasing: a buffer a primitive writes may not be one it reads unless
+ *   its documentation says so (in place); two arguments that are only read
+ *   may be the same buffer. A forbidden pair is refused with
+ *   PRISM_INVALID_ARGUMENT naming both arguments.
  * - n = 0 is a valid no-op for every primitive. Element counts are size_t;
  *   inputs of more than 2^31 elements work.
  * - Bad input never crashes and never writes outside the caller's buffers;
@@ -67,7 +83,8 @@ PRISM_API unsigned prism_version_number(void);
   XX(OUT_OF_MEMORY, 9, "out of host or device memory")                         \
   XX(BUILD_FAILED, 10, "device program build failed")                          \
   XX(BACKEND_ERROR, 11, "the device runtime reported an error")                \
-  XX(INTERNAL, 12, "internal error")
+  XX(INTERNAL, 12, "internal error")                                           \
+  XX(CONTEXT_BUSY, 13, "the context is in use by another thread")
 
 /** Status of a prism call. */
 typedef enum prism_status {
@@ -170,7 +187,8 @@ PRISM_API int prism_backend_built(prism_backend backend);
  * not built, or whose driver is missing, returns PRISM_BACKEND_UNAVAILABLE.
  * For OpenCL the count is over all platforms. When reason is not NULL, a
  * one-line explanation (why none, or what was found) is written to it,
- * truncated to reason_size bytes.
+ * truncated to reason_size bytes; on failure prism_last_error() holds the
+ * whole of it.
  */
 PRISM_API prism_status prism_backend_probe(prism_backend backend, int *count,
                                            char *reason, size_t reason_size);
@@ -206,9 +224,10 @@ PRISM_API void prism_context_options_init(prism_context_options *options);
 PRISM_API prism_status
 prism_context_create(const prism_context_options *options, prism_context **out);
 
-/** Destroy a context after finishing its queued work. Accepts NULL. All
- * buffers of the context must have been destroyed first; any left are
- * released with it and their handles become invalid. */
+/** Destroy a context after finishing its queued work. Accepts NULL and a
+ * handle already destroyed. Buffers and graphs of the context should be
+ * destroyed first; any left are released with it and their handles become
+ * invalid (refused as not live). */
 PRISM_API void prism_context_destroy(prism_context *ctx);
 
 /** The context's backend. */
@@ -253,13 +272,14 @@ PRISM_API prism_status prism_buffer_create(prism_context *ctx, size_t bytes,
                                            prism_buffer **out);
 
 /** Release a buffer after the context's queued work that uses it. Accepts
- * NULL. */
+ * NULL and a handle already destroyed (then does nothing). */
 PRISM_API void prism_buffer_destroy(prism_buffer *buf);
 
-/** Size of the buffer in bytes (0 for NULL). */
+/** Size of the buffer in bytes (0 for NULL or a destroyed buffer). */
 PRISM_API size_t prism_buffer_size(const prism_buffer *buf);
 
-/** The context the buffer belongs to (NULL for NULL). */
+/** The context the buffer belongs to (NULL for NULL or a destroyed
+ * buffer). */
 PRISM_API prism_context *prism_buffer_context(const prism_buffer *buf);
 
 /** Copy bytes from host memory into the buffer at offset. Returns once src
@@ -392,7 +412,8 @@ PRISM_API prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
  * out of range, returns PRISM_INVALID_ARGUMENT naming the first such
  * position i, which it also stores in *first_bad when first_bad is not
  * NULL (all in-range elements are still written; *first_bad is SIZE_MAX
- * when every index is in range). in and out must be different buffers.
+ * when every index is in range). out must be another buffer than in and
+ * indices; in and indices may be the same buffer.
  */
 PRISM_API prism_status prism_gather(prism_context *ctx, size_t element_size,
                                     const prism_buffer *in, size_t in_count,
@@ -405,7 +426,8 @@ PRISM_API prism_status prism_gather(prism_context *ctx, size_t element_size,
  * Scatter: out[indices[i]] = in[i] for i < n; out holds out_count elements.
  * Where several i name the same index, one of their values lands there
  * (which one is unspecified). Out-of-range indices and checked as for
- * prism_gather. in and out must be different buffers.
+ * prism_gather. out must be another buffer than in and indices; in and
+ * indices may be the same buffer.
  */
 PRISM_API prism_status prism_scatter(prism_context *ctx, size_t element_size,
                                      const prism_buffer *in,
@@ -440,7 +462,8 @@ PRISM_API prism_status prism_scatter(prism_context *ctx, size_t element_size,
  *   sample within rounding of a bin edge lands in the same bin everywhere.
  * Bad bounds (lower >= upper, NaN or infinite, not whole for integer
  * samples, outside the type; for floats also upper - lower or scale
- * overflowing the type) give PRISM_INVALID_ARGUMENT. Queued.
+ * overflowing the type) give PRISM_INVALID_ARGUMENT. counts must be another
+ * buffer than samples. Queued.
  */
 PRISM_API prism_status prism_histogram_even(
     prism_context *ctx, prism_type sample_type, const prism_buffer *samples,
@@ -455,8 +478,8 @@ PRISM_API prism_status prism_histogram_even(
  * largest value (255 for u8) falls in no bin: prism_histogram_even, whose
  * upper may be the maximum + 1, counts it. Each sample's bin is found
  * by binary search over the edges. counts, counter_type and the n limit as
- * for prism_histogram_even. Returns once edges may be reused; the histogram
- * itself is queued.
+ * for prism_histogram_even (counts another buffer than samples). Returns
+ * once edges may be reused; the histogram itself is queued.
  */
 PRISM_API prism_status prism_histogram_range(
     prism_context *ctx, prism_type sample_type, const prism_buffer *samples,
@@ -786,12 +809,12 @@ PRISM_API prism_status prism_graph_create(prism_context *ctx,
                                           const prism_csr *csr,
                                           prism_graph **out);
 
-/** Release a graph (after the context's queued work). Accepts NULL.
- * Destroy graphs before their context: the context releases the graph's
- * device memory with its own. */
+/** Release a graph (after the context's queued work). Accepts NULL and a
+ * graph already destroyed. A graph left when its context is destroyed is
+ * released with it. */
 PRISM_API void prism_graph_destroy(prism_graph *graph);
 
-/** The graph's vertex and edge counts (0 for NULL). */
+/** The graph's vertex and edge counts (0 for NULL or a destroyed graph). */
 PRISM_API size_t prism_graph_vertices(const prism_graph *graph);
 PRISM_API size_t prism_graph_edges(const prism_graph *graph);
 
