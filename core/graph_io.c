@@ -31,11 +31,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef PRISM_FUZZ_SMALL_BUFFERS
 #define IO_CHUNK (1u << 20)       /* bytes read at a time */
 #define IO_LINE_MAX (1u << 16)    /* longest data line */
 #define IO_FIRST_EDGES (1u << 16) /* first allocation, whatever is declared */
-#define IO_SHOWN_PATH 160         /* a longer path shows its tail in messages */
-#define IO_SHOWN_TOKEN 40         /* a longer token shows its head */
+#else
+/* The fuzz targets' inputs are short: small buffers let them cross chunk
+ * boundaries, the line limit and the growth of the edge array. */
+#define IO_CHUNK 256u
+#define IO_LINE_MAX 96u
+#define IO_FIRST_EDGES 4u
+#endif
+#define IO_SHOWN_PATH 160 /* a longer path shows its tail in messages */
+#define IO_SHOWN_TOKEN 40 /* a longer token shows its head */
 /* Vertices a file may give: IO_FREE_VERTICES plus IO_VERTICES_PER_BYTE per
  * byte it holds (prism.h documents the rule). */
 #define IO_FREE_VERTICES (1u << 20)
@@ -809,14 +817,30 @@ void prism_load_options_init(prism_load_options *options) {
   options->max_edges = (size_t)1 << 34;
 }
 
-/* AUTO: Matrix Market when the first bytes (after blank space) are "%%"
- * (so a misspelt banner is reported as one). */
+/* Skip the blank space (blank lines too) before the file's first content,
+ * however long, counting its lines: both loaders skip it anyway, and AUTO
+ * then sees the first non-blank bytes wherever they are, not only within
+ * the first chunk. */
+static prism_status skip_leading_blanks(reader *r) {
+  for (;;) {
+    while (r->begin < r->end &&
+           (is_blank(r->buf[r->begin]) || r->buf[r->begin] == '\n'))
+      r->line += r->buf[r->begin++] == '\n';
+    if (r->end - r->begin >= 2 || r->eof)
+      return PRISM_OK;
+    prism_status st = reader_fill(r);
+    if (st != PRISM_OK)
+      return st;
+  }
+}
+
+/* AUTO, after skip_leading_blanks: Matrix Market when the first bytes are
+ * "%%" (so a misspelt banner is reported as one). */
 static prism_graph_format detect_format(const reader *r) {
-  const char *p = r->buf + r->begin, *end = r->buf + r->end;
-  while (p < end && (is_blank(*p) || *p == '\n'))
-    p++;
-  return end - p >= 2 && p[0] == '%' && p[1] == '%' ? PRISM_GRAPH_MATRIX_MARKET
-                                                    : PRISM_GRAPH_EDGE_LIST;
+  const char *p = r->buf + r->begin;
+  return r->end - r->begin >= 2 && p[0] == '%' && p[1] == '%'
+             ? PRISM_GRAPH_MATRIX_MARKET
+             : PRISM_GRAPH_EDGE_LIST;
 }
 
 static prism_status check_load_options(const prism_load_options *o) {
@@ -843,6 +867,8 @@ static prism_status load_file(reader *r, const prism_load_options *o,
                    "edge list");
   if (r->end >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
     r->begin = 3; /* a UTF-8 byte order mark */
+  if ((st = skip_leading_blanks(r)) != PRISM_OK)
+    return st;
   limits lim = {o->max_vertices < PRISM__CSR_MAX_VERTICES
                     ? o->max_vertices
                     : PRISM__CSR_MAX_VERTICES,
@@ -977,12 +1003,63 @@ static prism_status count_lower(const prism_csr *csr, uint64_t *entries) {
   return PRISM_OK;
 }
 
+static uint64_t digits(uint64_t v) {
+  uint64_t k = 1;
+  while (v >= 10) {
+    v /= 10;
+    k++;
+  }
+  return k;
+}
+
+/* Bytes of the entry lines write_matrix_market writes. */
+static uint64_t entry_bytes(const prism_csr *csr) {
+  uint64_t bytes = 0;
+  for (size_t u = 0; u < csr->num_vertices; u++)
+    for (uint64_t e = csr->row_offsets[u]; e < csr->row_offsets[u + 1]; e++) {
+      uint32_t v = csr->col_indices[e];
+      if (csr->directed || v <= u)
+        bytes += digits((uint64_t)u + 1) + digits((uint64_t)v + 1) + 2;
+    }
+  return bytes;
+}
+
+/* A graph of far more vertices than entries (mostly isolated) gets comment
+ * lines after the banner, so that its file holds the bytes the loader asks
+ * of its vertex count (vertex_bound) and loads back. */
+static void write_padding(writer *w, const prism_csr *csr, uint64_t entries,
+                          uint64_t banner) {
+  static const char why[] = "% padding: prism_csr_load reads at most 2^20 "
+                            "+ 16 vertices per byte of a file\n";
+  static const char line[] = "%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%"
+                             "%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%\n";
+  uint64_t n = csr->num_vertices;
+  if (n <= IO_FREE_VERTICES)
+    return;
+  uint64_t need =
+      (n - IO_FREE_VERTICES + IO_VERTICES_PER_BYTE - 1) / IO_VERTICES_PER_BYTE;
+  uint64_t size =
+      banner + 2 * digits(n) + digits(entries) + 3 + entry_bytes(csr);
+  if (size >= need)
+    return;
+  write_text(w, why);
+  for (uint64_t have = size + sizeof why - 1; have < need;) {
+    uint64_t len =
+        need - have < sizeof line - 1 ? need - have : sizeof line - 1;
+    len = len < 2 ? 2 : len; /* "%\n" */
+    write_text(w, line + (sizeof line - 1 - len));
+    have += len;
+  }
+}
+
 /* The file into w's stream, flushed: 0 or the errno of the first failure. */
 static int write_matrix_market(writer *w, const prism_csr *csr,
                                uint64_t entries) {
-  write_text(w, csr->directed
-                    ? "%%MatrixMarket matrix coordinate pattern general\n"
-                    : "%%MatrixMarket matrix coordinate pattern symmetric\n");
+  const char *banner =
+      csr->directed ? "%%MatrixMarket matrix coordinate pattern general\n"
+                    : "%%MatrixMarket matrix coordinate pattern symmetric\n";
+  write_text(w, banner);
+  write_padding(w, csr, entries, strlen(banner));
   write_u64(w, csr->num_vertices, ' ');
   write_u64(w, csr->num_vertices, ' ');
   write_u64(w, entries, '\n');

@@ -750,7 +750,9 @@ PRISM_API prism_status prism_csr_load(const char *path,
  * sorted (as the generators make them). The CSR is checked as
  * prism_csr_validate does; an undirected one whose rows plainly do not
  * list each edge both ways gives PRISM_INVALID_ARGUMENT, and nothing is
- * created.
+ * created. A graph of more than 2^20 vertices with few edges gets comment
+ * lines after the banner, so that the file holds the bytes prism_csr_load
+ * asks for its vertex count (see prism_load_options) and loads back.
  * A regular file at path (or none) is replaced only once the new one is
  * complete: prism writes a file beside it (named after it, in the
  * directory its symbolic links lead to, so they stay links), syncs it and

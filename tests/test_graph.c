@@ -1385,6 +1385,51 @@ Test(graph, vertex_count_follows_file_size) {
       "line 1:", "(the largest id + 1) in a file of", "id over the bound");
 }
 
+/* A saved graph loads back however few edges it has: the file of one with
+ * more vertices than the rule allows for its entries is padded with
+ * comment lines after the banner. */
+Test(graph, round_trip_mostly_isolated) {
+  size_t n = (size_t)3 << 20;
+  uint64_t *off = calloc(n + 1, sizeof *off);
+  cr_assert_not_null(off);
+  uint32_t col[] = {(uint32_t)n - 1, 0};
+  for (size_t v = 1; v <= n; v++)
+    off[v] = v > n - 1 ? 2 : v > 0 ? 1 : 0;
+  prism_csr g = wrap(n, 2, off, col, 1);
+  cr_assert_eq(prism_csr_validate(&g), PRISM_OK, "%s", prism_last_error());
+  round_trip_mm(&g, "isolated.mtx");
+  struct stat st;
+  cr_assert_eq(stat(temp_path("isolated.mtx"), &st), 0);
+  cr_assert_geq(vertex_bound((size_t)st.st_size), n);
+  cr_assert_lt(vertex_bound((size_t)st.st_size), n + 16 * 80,
+               "padded by more than a line");
+  free(off);
+}
+
+/* However much blank space comes first, AUTO sees the banner after it (it
+ * looked only at the first 1 MiB and took such a file for an edge list). */
+Test(graph, auto_detects_after_long_blank_space) {
+  const char *tail = MM_PATTERN "3 3 1\n1 2\n";
+  size_t blank = (size_t)3 << 19, len = blank + strlen(tail);
+  char *text = harness_malloc(len + 1);
+  for (size_t i = 0; i < blank; i++)
+    text[i] = i % 4 == 3 ? '\n' : ' ';
+  strcpy(text + blank, tail);
+  prism_csr g = load_ok(write_bytes("blank.mtx", text, len), NULL);
+  cr_assert_eq(g.num_vertices, 3);
+  cr_assert_eq(g.num_edges, 1);
+  cr_assert_eq(g.col_indices[0], 1);
+  prism_csr_free(&g);
+  /* Line numbers count the blank lines. */
+  strcpy(text + blank, MM_PATTERN "3 3 1\n1 4\n");
+  char where[32];
+  snprintf(where, sizeof where, "line %zu:", blank / 4 + 3);
+  expect_load_failure(write_bytes("blank2.mtx", text, len), NULL,
+                      PRISM_INVALID_ARGUMENT, where, "'4' is out of range",
+                      "after blank space");
+  free(text);
+}
+
 /* Memory running out is no fault of the caller's (glibc: fopen is
  * interposed to fail with ENOMEM). */
 Test(graph, fopen_out_of_memory) {
