@@ -37,8 +37,13 @@ typedef struct prism__cl_program {
   const prism__cl_source *source; /* the kernel file, after its prelude */
   char *options;                  /* build options, the rest of the key */
   cl_program program;
+  int from_cache; /* program is the disk cache's binary */
   const char *kernel_names[PRISM_CL_MAX_KERNELS];
   cl_kernel kernels[PRISM_CL_MAX_KERNELS];
+  /* A cached program that a build from source replaced, and the kernels
+   * made from it: kept until fini, since a caller may still hold them. */
+  cl_program replaced;
+  cl_kernel replaced_kernels[PRISM_CL_MAX_KERNELS];
 } prism__cl_program;
 
 typedef struct prism__cl {
@@ -130,12 +135,14 @@ void prism__cl_programs_release(prism__cl *cl);
 /* ---- opencl_disk_cache.c ------------------------------------------------ */
 
 /** A program built from the binary cached for this source and options,
- * or NULL (no cache, no entry, or a bad entry, which is then deleted). */
+ * or NULL (no cache, no entry, or one that cannot be used: it stays until
+ * a store replaces it). */
 cl_program prism__cl_disk_cache_load(prism__cl *cl,
                                      const prism__cl_source *source,
                                      const char *options);
 
-/** Store the built program's binary (best effort: failures are silent). */
+/** Store the binary and kernel names of a program built from source over
+ * the entry (best effort: failures are silent). */
 void prism__cl_disk_cache_store(prism__cl *cl, const prism__cl_source *source,
                                 const char *options, cl_program program);
 

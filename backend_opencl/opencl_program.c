@@ -1,7 +1,8 @@
 /*
  * Programs: embedded sources specialised by -D options, built on first use
- * per context (from the disk cache when it has them) and kept, with their
- * kernel objects, until the context goes. Kernel launches.
+ * per context (from the disk cache when it has them, from source when it
+ * has not or its binary cannot be used) and kept, with their kernel
+ * objects, until the context goes. Kernel launches.
  */
 #include "opencl_internal.h"
 
@@ -100,6 +101,16 @@ static prism_status build_from_source(prism_context *ctx, prism__cl *cl,
   return PRISM_OK;
 }
 
+/* Build from source and store the binary over the cache's entry. */
+static prism_status build_and_store(prism_context *ctx, prism__cl *cl,
+                                    const prism__cl_source *source,
+                                    const char *options, cl_program *out) {
+  prism_status st = build_from_source(ctx, cl, source, options, out);
+  if (st == PRISM_OK)
+    prism__cl_disk_cache_store(cl, source, options, *out);
+  return st;
+}
+
 static prism_status get_program(prism_context *ctx, prism__cl *cl,
                                 const char *file, const char *options,
                                 prism__cl_program **out) {
@@ -121,19 +132,53 @@ static prism_status get_program(prism_context *ctx, prism__cl *cl,
   strcpy(copy, options);
   p->source = source;
   p->options = copy;
+  /* A cached binary the driver refuses is a miss: the build from source
+   * replaces the entry, and if that build fails too the entry stays. */
   p->program = prism__cl_disk_cache_load(cl, source, options);
+  p->from_cache = p->program != NULL;
   if (!p->program) {
-    prism_status st = build_from_source(ctx, cl, source, options, &p->program);
+    prism_status st = build_and_store(ctx, cl, source, options, &p->program);
     if (st != PRISM_OK) {
       free(copy);
       free(p);
       return st;
     }
-    prism__cl_disk_cache_store(cl, source, options, p->program);
   }
   p->next = cl->programs;
   cl->programs = p;
   *out = p;
+  return PRISM_OK;
+}
+
+/* A kernel could not be made from a program the disk cache gave, though
+ * the load checked its kernel names: trust the binary no more. Build from
+ * source, remake the kernels made so far and store over the entry. The
+ * cached program and its kernels live on until the context goes: the
+ * primitive asking may hold some of them already (reduce takes
+ * reduce_partials, then reduce_final). */
+static prism_status replace_cached_program(prism_context *ctx, prism__cl *cl,
+                                           prism__cl_program *p) {
+  cl_program program;
+  prism_status st = build_and_store(ctx, cl, p->source, p->options, &program);
+  if (st != PRISM_OK)
+    return st;
+  cl_kernel fresh[PRISM_CL_MAX_KERNELS] = {0};
+  for (int i = 0; i < PRISM_CL_MAX_KERNELS && p->kernel_names[i]; i++) {
+    cl_int err;
+    const char *name = p->kernel_names[i];
+    if ((fresh[i] = clCreateKernel(program, name, &err)) == NULL) {
+      while (i-- > 0)
+        clReleaseKernel(fresh[i]);
+      clReleaseProgram(program);
+      return prism__cl_fail(ctx, err, "clCreateKernel(%s in %s)", name,
+                            p->source->name);
+    }
+  }
+  p->replaced = p->program;
+  memcpy(p->replaced_kernels, p->kernels, sizeof p->kernels);
+  p->program = program;
+  memcpy(p->kernels, fresh, sizeof fresh);
+  p->from_cache = 0;
   return PRISM_OK;
 }
 
@@ -157,6 +202,11 @@ prism_status prism__cl_kernel(prism_context *ctx, const char *file,
                        PRISM_CL_MAX_KERNELS);
   cl_int err;
   cl_kernel k = clCreateKernel(p->program, name, &err);
+  if (!k && p->from_cache) {
+    if ((st = replace_cached_program(ctx, cl, p)) != PRISM_OK)
+      return st;
+    k = clCreateKernel(p->program, name, &err);
+  }
   if (!k)
     return prism__cl_fail(ctx, err, "clCreateKernel(%s in %s)", name, file);
   p->kernel_names[slot] = name;
@@ -190,6 +240,10 @@ void prism__cl_programs_release(prism__cl *cl) {
     for (int i = 0; i < PRISM_CL_MAX_KERNELS && p->kernel_names[i]; i++)
       clReleaseKernel(p->kernels[i]);
     clReleaseProgram(p->program);
+    for (int i = 0; i < PRISM_CL_MAX_KERNELS && p->replaced_kernels[i]; i++)
+      clReleaseKernel(p->replaced_kernels[i]);
+    if (p->replaced)
+      clReleaseProgram(p->replaced);
     free(p->options);
     free(p);
     p = next;
