@@ -82,6 +82,22 @@ const char *prism__cl_error_name(cl_int err) {
   }
 }
 
+/* CL_OUT_OF_RESOURCES: the device ran out of what a command needs, be it
+ * memory (NVIDIA's driver allocates a buffer only when a launch first
+ * uses it) or a launch's resources. A caller acts on it as on the other
+ * two, by asking for less. NVIDIA's driver reports a kernel's fault with
+ * it too; the message and native code in the context tell them apart. */
+static prism_status status_of(cl_int err) {
+  switch (err) {
+  case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+  case CL_OUT_OF_RESOURCES:
+  case CL_OUT_OF_HOST_MEMORY:
+    return PRISM_OUT_OF_MEMORY;
+  default:
+    return PRISM_BACKEND_ERROR;
+  }
+}
+
 prism_status prism__cl_fail(prism_context *ctx, cl_int err, const char *fmt,
                             ...) {
   char what[512];
@@ -89,10 +105,6 @@ prism_status prism__cl_fail(prism_context *ctx, cl_int err, const char *fmt,
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  prism_status status =
-      err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
-          ? PRISM_OUT_OF_MEMORY
-          : PRISM_BACKEND_ERROR;
-  return prism__fail_native(ctx, status, err, "%s: %s (%d)", what,
+  return prism__fail_native(ctx, status_of(err), err, "%s: %s (%d)", what,
                             prism__cl_error_name(err), (int)err);
 }

@@ -72,11 +72,11 @@ static inline prism__cl *prism__cl_of(const prism_context *ctx) {
 /** "CL_OUT_OF_RESOURCES" for -5; "unknown OpenCL error" otherwise. */
 const char *prism__cl_error_name(cl_int err);
 
-/* ---- opencl_backend.c --------------------------------------------------- */
-
 /**
  * Record a failed OpenCL call on ctx: the message is the formatted what,
- * then the error's name and number. Allocation failures become
+ * then the error's name and number, and the number as the native error.
+ * Host or device memory or resources running out (CL_OUT_OF_HOST_MEMORY,
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES) become
  * PRISM_OUT_OF_MEMORY, everything else PRISM_BACKEND_ERROR.
  */
 prism_status prism__cl_fail(prism_context *ctx, cl_int err, const char *fmt,

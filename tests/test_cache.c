@@ -1,9 +1,9 @@
 /*
  * The OpenCL disk cache of program binaries when things go wrong: a FIFO
  * where an entry belongs, an entry holding another program's binary, a
- * build that fails for a while, a kernel the cached program will not give.
- * Each must leave the primitive correct (or failing with a clear status),
- * the context usable and the cache useful.
+ * build that fails for a while, a kernel the cached program will not give,
+ * a launch out of resources. Each must leave the primitive correct (or
+ * failing with a clear status), the context usable and the cache useful.
  *
  * No hook in the library: libprism's calls into libOpenCL resolve through
  * the global scope, so the OpenCL entry points defined here (exported:
@@ -40,6 +40,8 @@ static struct {
   const char *fail_kernel; /* clCreateKernel of this name on a program */
   int kernel_failures;     /* from a binary fails this many times */
   int kernel_errors;       /* clCreateKernel calls the driver refused */
+  int fail_launches;       /* clEnqueueNDRangeKernel fails this many times */
+  cl_int launch_error;
   cl_program from_binary[MAX_TRACKED];
   int from_binary_count;
 } fake;
@@ -61,6 +63,10 @@ typedef cl_int (*build_fn)(cl_program, cl_uint, const cl_device_id *,
                            const char *,
                            void(CL_CALLBACK *)(cl_program, void *), void *);
 typedef cl_kernel (*create_kernel_fn)(cl_program, const char *, cl_int *);
+typedef cl_int (*enqueue_fn)(cl_command_queue, cl_kernel, cl_uint,
+                             const size_t *, const size_t *, const size_t *,
+                             cl_uint, const cl_event *, cl_event *);
+
 cl_program clCreateProgramWithSource(cl_context context, cl_uint count,
                                      const char **strings,
                                      const size_t *lengths,
@@ -115,6 +121,20 @@ cl_kernel clCreateKernel(cl_program program, const char *name,
   cl_kernel k = real_(program, name, errcode_ret);
   fake.kernel_errors += k == NULL;
   return k;
+}
+
+cl_int clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel,
+                              cl_uint work_dim, const size_t *offset,
+                              const size_t *global, const size_t *local,
+                              cl_uint num_events, const cl_event *wait_list,
+                              cl_event *event) {
+  REAL(clEnqueueNDRangeKernel, enqueue_fn);
+  if (fake.fail_launches > 0) {
+    fake.fail_launches--;
+    return fake.launch_error;
+  }
+  return real_(queue, kernel, work_dim, offset, global, local, num_events,
+               wait_list, event);
 }
 
 /* ---- A private cache, and its entries ---------------------------------- */
@@ -420,5 +440,22 @@ Test(cache, kernel_missing_from_cached_program) {
   assert_reduce(ctx); /* with the kernels of the new program */
   prism_context_destroy(ctx);
   assert_loads_from_cache();
+  remove_private_cache();
+}
+
+/* A launch out of resources is memory running out, not a backend fault:
+ * PRISM_OUT_OF_MEMORY with the native code kept; the context goes on. */
+Test(cache, launch_out_of_resources) {
+  use_private_cache();
+  prism_context *ctx = opencl_context();
+  assert_reduce(ctx);
+  fake.fail_launches = 1;
+  fake.launch_error = CL_OUT_OF_RESOURCES;
+  int ok;
+  HARNESS_EXPECT(ctx, PRISM_OUT_OF_MEMORY, "CL_OUT_OF_RESOURCES",
+                 try_reduce(ctx, &ok));
+  cr_assert_eq(prism_context_last_native_error(ctx), CL_OUT_OF_RESOURCES);
+  assert_reduce(ctx);
+  prism_context_destroy(ctx);
   remove_private_cache();
 }
