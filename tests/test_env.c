@@ -184,3 +184,23 @@ Test(env, bad_opencl_policy) {
   cr_assert(strstr(prism_last_error(), "gpu, cpu"), "%s", prism_last_error());
   unsetenv("PRISM_OPENCL_POLICY");
 }
+
+Test(env, opencl_policy_ignores_case) {
+  /* As PRISM_BACKEND's values do: GPU and Cpu name the policies. */
+  static const char *const names[] = {"GPU", "Cpu"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    clear_env();
+    setenv("PRISM_BACKEND", "opencl", 1);
+    setenv("PRISM_OPENCL_POLICY", names[i], 1);
+    prism_context *ctx = NULL;
+    prism_status st = prism_context_create(NULL, &ctx);
+    if (st == PRISM_BACKEND_UNAVAILABLE || st == PRISM_DEVICE_NOT_FOUND)
+      cr_skip_test("no OpenCL device here: %s", prism_last_error());
+    cr_assert_eq(st, PRISM_OK, "PRISM_OPENCL_POLICY=%s: %s", names[i],
+                 prism_last_error());
+    prism_context_destroy(ctx);
+  }
+  setenv("PRISM_OPENCL_POLICY", "GPUs", 1);
+  expect_failure(PRISM_INVALID_ENVIRONMENT, "gpu, cpu");
+  unsetenv("PRISM_OPENCL_POLICY");
+}
