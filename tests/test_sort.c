@@ -279,7 +279,7 @@ Test(sort, bad_input) {
   HARNESS_EXPECT(
       ctx, PRISM_CONTEXT_MISMATCH, "values_in",
       prism_sort_pairs(ctx, PRISM_U32, k, k, foreign, v, 4, 10, NULL));
-  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "key buffer",
+  HARNESS_EXPECT(ctx, PRISM_INVALID_ARGUMENT, "keys_in and values_in",
                  prism_sort_pairs(ctx, PRISM_U32, k, k, k, v, 4, 10, NULL));
   HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "values_in",
                  prism_sort_pairs(ctx, PRISM_U32, k, k, NULL, v, 4, 10, NULL));
