@@ -150,6 +150,26 @@ Test(env, probe_reports) {
   }
 }
 
+/* A small reason buffer truncates only the caller's copy: the thread's
+ * last error keeps the whole reason. */
+Test(env, probe_keeps_the_whole_reason) {
+  static const prism_backend all[] = {PRISM_BACKEND_CUDA, PRISM_BACKEND_OPENCL};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    char full[512], small[8];
+    int count = 0;
+    if (prism_backend_probe(all[i], &count, full, sizeof full) == PRISM_OK)
+      continue;
+    prism_status st = prism_backend_probe(all[i], &count, small, sizeof small);
+    cr_assert_neq(st, PRISM_OK);
+    cr_assert_eq(strlen(small), sizeof small - 1, "'%s'", small);
+    cr_assert(strncmp(small, full, sizeof small - 1) == 0);
+    cr_assert(strstr(prism_last_error(), full), "'%s' lacks '%s'",
+              prism_last_error(), full);
+    return;
+  }
+  cr_skip_test("every backend probes fine here: no failure reason to keep");
+}
+
 Test(status, every_status_has_a_name_and_text) {
 #define CHECK_STATUS_(name, value, text)                                       \
   cr_assert_str_eq(prism_status_name(PRISM_##name), #name);                    \
