@@ -165,14 +165,19 @@ typedef struct entry {
 } entry;
 
 /* The whole file at path, if it is a regular file of at most max bytes.
- * O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then
- * refuses all but regular files, which O_NONBLOCK does not affect. */
+ * lstat first, so a device is never opened (opening some has effects);
+ * O_NONBLOCK, so a FIFO put there in between cannot make open wait for a
+ * writer; fstat then refuses all but regular files, which O_NONBLOCK does
+ * not affect. */
 static unsigned char *read_regular_file(const char *path, size_t max,
                                         size_t *size) {
+  struct stat st;
+  *size = 0;
+  if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return NULL;
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     return NULL;
-  struct stat st;
   unsigned char *buf = NULL;
   size_t got = 0;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&

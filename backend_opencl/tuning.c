@@ -1,7 +1,7 @@
 /* Device policies: the constants, and fitting them to a device. */
+#include "env.h"
 #include "tuning.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 
 /*
@@ -324,22 +324,14 @@ static unsigned fit_seg_items(unsigned want, const prism__cl_policy *p,
   return items;
 }
 
-/* Case-insensitive, as PRISM_BACKEND's values are (core/env.c). */
-static int equals_ignore_case(const char *a, const char *b) {
-  for (; *a && *b; a++, b++)
-    if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-      return 0;
-  return *a == *b;
-}
-
 int prism__cl_choose_policy(const prism__cl_device_facts *facts,
                             prism__cl_policy *out) {
   /* PRISM_OPENCL_POLICY=gpu|cpu overrides the choice: to run the look-back
    * path on a CPU in tests, or to measure one kind's shapes on the other. */
   const char *force = getenv("PRISM_OPENCL_POLICY");
-  if (force && equals_ignore_case(force, gpu_policy.name))
+  if (force && prism__equals_ignore_case(force, gpu_policy.name))
     *out = gpu_policy;
-  else if (force && equals_ignore_case(force, cpu_policy.name))
+  else if (force && prism__equals_ignore_case(force, cpu_policy.name))
     *out = cpu_policy;
   else if (force && *force)
     return -1;

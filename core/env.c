@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-static int equals_ignore_case(const char *a, const char *b) {
+int prism__equals_ignore_case(const char *a, const char *b) {
   for (; *a && *b; a++, b++)
     if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
       return 0;
@@ -18,7 +18,7 @@ static prism_status parse_backend(const char *value, prism_backend *out) {
   static const prism_backend all[] = {PRISM_BACKEND_CUDA, PRISM_BACKEND_OPENCL,
                                       PRISM_BACKEND_AUTO};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-    if (equals_ignore_case(value, prism_backend_name(all[i]))) {
+    if (prism__equals_ignore_case(value, prism_backend_name(all[i]))) {
       *out = all[i];
       return PRISM_OK;
     }

@@ -12,4 +12,8 @@
  */
 prism_status prism__options_from_env(prism_context_options *options);
 
+/** 1 when a and b are equal ignoring ASCII case: how every PRISM_*
+ * variable's named values are compared. */
+int prism__equals_ignore_case(const char *a, const char *b);
+
 #endif /* PRISM_CORE_ENV_H */
