@@ -12,6 +12,19 @@
 #define PRISM__CSR_MAX_VERTICES ((size_t)UINT32_MAX)
 
 /**
+ * The vertex rule of prism_csr_load (prism.h): a file of B bytes gives at
+ * most PRISM__FREE_VERTICES + PRISM__VERTICES_PER_BYTE * B vertices. The
+ * fuzz targets (PRISM_FUZZ_SMALL_BUFFERS) allow fewer for free, so that an
+ * input's graph costs what its bytes do and fuzzing stays fast.
+ */
+#ifndef PRISM_FUZZ_SMALL_BUFFERS
+#define PRISM__FREE_VERTICES (1u << 20)
+#else
+#define PRISM__FREE_VERTICES (1u << 10)
+#endif
+#define PRISM__VERTICES_PER_BYTE 16u
+
+/**
  * The checks of prism_csr_validate, on behalf of fn: records the first
  * failure on ctx (thread-locally when ctx is NULL) as "fn: csr ..." and
  * returns its status. prism_graph_create calls it with its context.

@@ -42,12 +42,8 @@
 #define IO_LINE_MAX 96u
 #define IO_FIRST_EDGES 4u
 #endif
-#define IO_SHOWN_PATH 160 /* a longer path shows its tail in messages */
-#define IO_SHOWN_TOKEN 40 /* a longer token shows its head */
-/* Vertices a file may give: IO_FREE_VERTICES plus IO_VERTICES_PER_BYTE per
- * byte it holds (prism.h documents the rule). */
-#define IO_FREE_VERTICES (1u << 20)
-#define IO_VERTICES_PER_BYTE 16u
+#define IO_SHOWN_PATH 160    /* a longer path shows its tail in messages */
+#define IO_SHOWN_TOKEN 40    /* a longer token shows its head */
 #define IO_MAX_LINKS 40      /* symbolic links followed to a save's target */
 #define IO_TEMP_TRIES 100    /* names tried for a save's temporary file */
 #define IO_TEMP_NAME_MAX 200 /* bytes of the target's name the temp keeps */
@@ -376,9 +372,9 @@ static prism_status store_add(edge_store *s, const reader *r, uint32_t u,
  * rows, or one large id) must be paid for by bytes it holds: the row
  * offsets then take at most 8 MiB plus 128 bytes per byte of the file. */
 static uint64_t vertex_bound(uint64_t bytes) {
-  if (bytes > (UINT64_MAX - IO_FREE_VERTICES) / IO_VERTICES_PER_BYTE)
+  if (bytes > (UINT64_MAX - PRISM__FREE_VERTICES) / PRISM__VERTICES_PER_BYTE)
     return UINT64_MAX;
-  return IO_FREE_VERTICES + IO_VERTICES_PER_BYTE * bytes;
+  return PRISM__FREE_VERTICES + PRISM__VERTICES_PER_BYTE * bytes;
 }
 
 /* n vertices, what line `line` says, within vertex_bound of the file
@@ -393,8 +389,8 @@ static prism_status check_vertex_bound(const reader *r, uint64_t line,
                  "most %llu (%u + %u per byte of the file: the loader "
                  "allocates only for what a file holds)",
                  (unsigned long long)n, what, (unsigned long long)r->bytes,
-                 (unsigned long long)bound, IO_FREE_VERTICES,
-                 IO_VERTICES_PER_BYTE);
+                 (unsigned long long)bound, PRISM__FREE_VERTICES,
+                 PRISM__VERTICES_PER_BYTE);
 }
 
 /* The CSR of the stored edges, sorted by source, each row in arrival
@@ -1034,10 +1030,10 @@ static void write_padding(writer *w, const prism_csr *csr, uint64_t entries,
   static const char line[] = "%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%"
                              "%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%\n";
   uint64_t n = csr->num_vertices;
-  if (n <= IO_FREE_VERTICES)
+  if (n <= PRISM__FREE_VERTICES)
     return;
-  uint64_t need =
-      (n - IO_FREE_VERTICES + IO_VERTICES_PER_BYTE - 1) / IO_VERTICES_PER_BYTE;
+  uint64_t need = (n - PRISM__FREE_VERTICES + PRISM__VERTICES_PER_BYTE - 1) /
+                  PRISM__VERTICES_PER_BYTE;
   uint64_t size =
       banner + 2 * digits(n) + digits(entries) + 3 + entry_bytes(csr);
   if (size >= need)
