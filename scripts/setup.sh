@@ -5,6 +5,7 @@
 # Environment:
 #   PRISM_BUILD_DIR    build tree (default build)
 #   PRISM_CMAKE_ARGS   extra arguments for the CMake configure step
+#   PRISM_EXTRA_PACKAGES more Debian packages the caller needs (CI's clang)
 #   PRISM_NO_INSTALL=1 never install packages; only name the missing ones
 set -euo pipefail
 
@@ -13,6 +14,8 @@ build_dir=${PRISM_BUILD_DIR:-$prism_root/build}
 
 packages=(cmake make gcc pkg-config ocl-icd-opencl-dev opencl-c-headers
           pocl-opencl-icd libcriterion-dev)
+# shellcheck disable=SC2206
+packages+=(${PRISM_EXTRA_PACKAGES:-})
 
 missing=()
 for p in "${packages[@]}"; do
