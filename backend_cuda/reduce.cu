@@ -3,7 +3,8 @@
  * input to one partial (reduce_partials), then one block reduces the
  * partials (reduce_final); small inputs take one block and one launch. The
  * result goes device -> pinned host memory -> the caller: the only host
- * synchronisation on any primitive's path.
+ * synchronisation on any primitive's path. prism_reduce_to_buffer has the
+ * last kernel write the caller's buffer instead, and waits for nothing.
  *
  * The grid depends only on n and the device (tuning.cuh), so float sums
  * round the same way on every run.
@@ -126,7 +127,7 @@ prism_status run_reduce(prism_context *ctx, prism__cuda_ctx *c,
                         const prism__reduce_args *args) {
   using P = ReducePolicy<T>;
   const T *in = static_cast<const T *>(args->in);
-  T *result = static_cast<T *>(c->dev_result);
+  T *result = static_cast<T *>(args->out ? args->out : c->dev_result);
   const unsigned grid =
       reduce_grid<T>(c->sm_count, c->max_threads_per_sm, args->n);
 
@@ -154,6 +155,8 @@ prism_status run_reduce(prism_context *ctx, prism__cuda_ctx *c,
       return st;
   }
 
+  if (args->out)
+    return PRISM_OK;
   PRISM_CUDA_TRY(ctx, cudaMemcpyAsync, c->host_result, result, sizeof(T),
                  cudaMemcpyDeviceToHost, c->stream);
   PRISM_CUDA_TRY(ctx, cudaStreamSynchronize, c->stream);
@@ -173,7 +176,7 @@ extern "C" prism_status prism__cuda_reduce(prism_context *ctx,
   return prism_cuda::dispatch_type_op(ctx, args->type, args->op, [&](auto tag) {
     using Tag = decltype(tag);
     using T = typename Tag::type;
-    if (args->n == 0) { // core answers n = 0 itself; kept for safety
+    if (args->n == 0 && args->result) { // core answers n = 0 itself
       const T identity = prism_cuda::Op<T, Tag::op>::identity();
       memcpy(args->result, &identity, sizeof(T));
       return PRISM_OK;

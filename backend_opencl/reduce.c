@@ -2,7 +2,9 @@
  * reduce: reduce_partials (a fixed number of work-groups, one partial
  * each) then reduce_final (one work-group) and one small blocking read.
  * Small n: one work-group, one launch. The group count depends only on n
- * and the device, so float sums are reproducible run to run.
+ * and the device, so float sums are reproducible run to run. With a device
+ * result (prism_reduce_to_buffer) the last launch writes the caller's
+ * buffer and nothing is read back.
  */
 #include "opencl_internal.h"
 
@@ -51,21 +53,25 @@ prism_status prism__cl_reduce(prism_context *ctx,
   const cl_ulong n_arg = n;
   const cl_ulong nvec = n / vec;
   const cl_ulong chunk_vecs = (nvec + global - 1) / global;
-  const cl_ulong first_out = groups > 1 ? partials_offset : result_offset;
+  /* Where the result lands: the caller's buffer at 0, or scratch. */
+  cl_mem result = args->out ? (cl_mem)args->out : scratch;
+  const cl_ulong result_at = args->out ? 0 : result_offset;
+  cl_mem first = groups > 1 ? scratch : result;
+  const cl_ulong first_out = groups > 1 ? partials_offset : result_at;
   cl_mem in = (cl_mem)args->in;
   const prism__cl_arg partials_args[] = {
       PRISM__CL_ARG(in), PRISM__CL_ARG(n_arg), PRISM__CL_ARG(chunk_vecs),
-      PRISM__CL_ARG(scratch), PRISM__CL_ARG(first_out)};
+      PRISM__CL_ARG(first), PRISM__CL_ARG(first_out)};
   st = prism__cl_launch(ctx, partials, "reduce_partials", partials_args, 5,
                         global, wg);
   if (st == PRISM_OK && groups > 1) {
     const cl_uint count = (cl_uint)groups;
     const prism__cl_arg final_args[] = {
         PRISM__CL_ARG(scratch), PRISM__CL_ARG(partials_offset),
-        PRISM__CL_ARG(count), PRISM__CL_ARG(result_offset)};
-    st = prism__cl_launch(ctx, final, "reduce_final", final_args, 4, wg, wg);
+        PRISM__CL_ARG(count), PRISM__CL_ARG(result), PRISM__CL_ARG(result_at)};
+    st = prism__cl_launch(ctx, final, "reduce_final", final_args, 5, wg, wg);
   }
-  if (st != PRISM_OK)
+  if (st != PRISM_OK || args->out)
     return st;
 
   cl_int err =

@@ -48,7 +48,9 @@ typedef struct prism__reduce_args {
   prism_op op;
   const void *in; /* native handle, at least n elements */
   size_t n;       /* > 0 */
-  void *result;   /* host, one element */
+  void *result;   /* host, one element; NULL when out is set */
+  void *out;      /* native handle or NULL: the result goes to its first
+                     element instead, queued (no wait) */
 } prism__reduce_args;
 
 typedef struct prism__scan_args {
@@ -247,7 +249,8 @@ void prism__set_impl(prism_context *ctx, void *impl);
  * allocates only the first time it needs more. The returned native handle
  * stays valid until the next prism__scratch call on the context; work queued
  * on the context's single in-order queue may use it. Growing releases the old
- * allocation after the queue has drained.
+ * allocation after the queue has drained. A need above the context's limit
+ * (prism_context_set_scratch_limit) fails with PRISM_OUT_OF_MEMORY.
  */
 prism_status prism__scratch(prism_context *ctx, size_t bytes, void **native);
 

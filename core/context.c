@@ -36,6 +36,7 @@ static prism_status open_backend(const prism__backend *b,
     return prism__fail(NULL, PRISM_OUT_OF_MEMORY,
                        "prism_context_create: out of host memory");
   ctx->backend = b;
+  ctx->scratch_limit = SIZE_MAX;
   prism__device_request request = {options->device, options->opencl_platform};
   prism_status st = b->context_init(ctx, &request, &ctx->info);
   if (st != PRISM_OK) {
@@ -144,8 +145,7 @@ void prism_context_destroy(prism_context *ctx) {
   ctx->backend->finish(ctx);
   prism__graphs_release_all(ctx);
   prism__buffers_release_all(ctx);
-  if (ctx->scratch)
-    ctx->backend->mem_free(ctx, ctx->scratch);
+  prism__scratch_free(ctx);
   ctx->backend->context_fini(ctx);
   free(ctx->build_log);
   free(ctx);

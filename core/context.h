@@ -37,9 +37,10 @@ struct prism_context_s {
   _Atomic uintptr_t owner;
   unsigned depth;
 
-  /* The scratch pool (core/scratch.c). */
+  /* The scratch pool (core/scratch.c) and its limit (SIZE_MAX: none). */
   void *scratch;
   size_t scratch_bytes;
+  size_t scratch_limit;
 
   /* The last failure. */
   prism_status last_status;
@@ -50,6 +51,9 @@ struct prism_context_s {
 
 /* Release every buffer the caller left on the context (at destroy). */
 void prism__buffers_release_all(prism_context *ctx);
+
+/* Free the scratch pool now (the caller has finished the queue). */
+void prism__scratch_free(prism_context *ctx);
 
 /* Release every graph the caller left on the context (at destroy, before
  * the buffers). */

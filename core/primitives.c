@@ -61,8 +61,45 @@ static prism_status reduce(prism_context *ctx, prism_type type, prism_op op,
                        "%s: not implemented by the %s "
                        "backend",
                        fn, ctx->backend->name);
-  prism__reduce_args args = {type, op, in->native, n, result};
+  prism__reduce_args args = {type, op, in->native, n, result, NULL};
   return ctx->backend->reduce(ctx, &args);
+}
+
+static prism_status reduce_to_buffer(prism_context *ctx, prism_type type,
+                                     prism_op op, const prism_buffer *in,
+                                     size_t n, prism_buffer *out) {
+  static const char fn[] = "prism_reduce_to_buffer";
+  size_t bytes = 0;
+  prism_status st = prism__check_type_op(ctx, type, op, fn);
+  const size_t size = prism_type_size(type);
+  if (st == PRISM_OK)
+    st = prism__check_count(ctx, type, n, fn, &bytes);
+  if (st == PRISM_OK)
+    st = prism__check_buffer(ctx, in, 0, bytes, fn, "in");
+  if (st == PRISM_OK)
+    st = prism__check_buffer(ctx, out, 0, size, fn, "out");
+  if (st == PRISM_OK)
+    st = prism__check_apart(ctx, fn, in, 0, bytes, "in", out, 0, size, "out");
+  if (st != PRISM_OK)
+    return st;
+  if (n == 0) {
+    prism_value identity;
+    prism__identity(type, op, &identity);
+    return ctx->backend->mem_fill(ctx, out->native, 0, &identity, size, size);
+  }
+  if (!ctx->backend->reduce)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "%s: not implemented by the %s backend", fn,
+                       ctx->backend->name);
+  prism__reduce_args args = {type, op, in->native, n, NULL, out->native};
+  return ctx->backend->reduce(ctx, &args);
+}
+
+prism_status prism_reduce_to_buffer(prism_context *ctx, prism_type type,
+                                    prism_op op, const prism_buffer *in,
+                                    size_t n, prism_buffer *out) {
+  PRISM__ENTER(ctx, "prism_reduce_to_buffer");
+  return prism__leave(ctx, reduce_to_buffer(ctx, type, op, in, n, out));
 }
 
 prism_status prism_reduce(prism_context *ctx, prism_type type, prism_op op,

@@ -248,6 +248,28 @@ PRISM_API int prism_context_supports(const prism_context *ctx, prism_type type);
 /** Block until all work queued on the context is done. */
 PRISM_API prism_status prism_context_finish(prism_context *ctx);
 
+/**
+ * The scratch pool: device memory a context keeps for primitives that
+ * need temporary space (sort, scan, compaction, BFS, ...), grown to the
+ * largest need seen and reused, so that a call at a size already seen
+ * neither allocates nor synchronises.
+ *
+ * prism_context_scratch_size: the bytes the pool holds now (0 for NULL).
+ *
+ * prism_context_set_scratch_limit: the pool never grows past max_bytes
+ * (SIZE_MAX, the default, for no limit); a call that needs more fails with
+ * PRISM_OUT_OF_MEMORY saying how much it needs, and the context stays
+ * usable. A pool already larger than the new limit is released (after the
+ * queued work that may use it).
+ *
+ * prism_context_release_scratch: finish queued work, then free the pool;
+ * the next call that needs scratch allocates it again.
+ */
+PRISM_API size_t prism_context_scratch_size(const prism_context *ctx);
+PRISM_API prism_status prism_context_set_scratch_limit(prism_context *ctx,
+                                                       size_t max_bytes);
+PRISM_API prism_status prism_context_release_scratch(prism_context *ctx);
+
 /** The message of the context's last failure, "" if none. Valid until the
  * next failing call on the context. */
 PRISM_API const char *prism_context_last_error(const prism_context *ctx);
@@ -317,6 +339,18 @@ PRISM_API prism_status prism_buffer_copy(prism_buffer *dst, size_t dst_offset,
 PRISM_API prism_status prism_reduce(prism_context *ctx, prism_type type,
                                     prism_op op, const prism_buffer *in,
                                     size_t n, void *result);
+
+/**
+ * As prism_reduce, but the result (one element of type) is stored at the
+ * start of out, a device buffer of at least that size, and the call is
+ * queued: no host round trip, for callers that chain primitives. out must
+ * be another buffer than in. For n = 0 out gets the identity. The result
+ * has the same bits prism_reduce gives.
+ */
+PRISM_API prism_status prism_reduce_to_buffer(prism_context *ctx,
+                                              prism_type type, prism_op op,
+                                              const prism_buffer *in, size_t n,
+                                              prism_buffer *out);
 
 /** Inclusive or exclusive scan. */
 typedef enum prism_scan_kind {

@@ -42,11 +42,12 @@ reduce_partials(__global const T *in, ulong n, ulong chunk_vecs,
 
 /*
  * reduce_final: one work-group folds the count partials (a few hundred at
- * most) into result, strided so the reads coalesce, then a local tree.
+ * most) into result (scratch, or the caller's buffer), strided so the reads
+ * coalesce, then a local tree.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 reduce_final(__global uchar *scratch, ulong partials_offset, uint count,
-             ulong result_offset) {
+             __global uchar *result, ulong result_offset) {
   __local T buf[PRISM_WG];
   __global const T *partials = SCRATCH(T, scratch, partials_offset);
   T x = IDENTITY;
@@ -54,5 +55,5 @@ reduce_final(__global uchar *scratch, ulong partials_offset, uint count,
     x = op(x, partials[i]);
   x = wg_reduce(x, buf);
   if (get_local_id(0) == 0)
-    *SCRATCH(T, scratch, result_offset) = x;
+    *SCRATCH(T, result, result_offset) = x;
 }

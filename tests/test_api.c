@@ -190,6 +190,59 @@ Test(api, out_of_memory_is_reported) {
   prism_context_destroy(ctx);
 }
 
+static int sorted_u32(prism_buffer *b, size_t n) {
+  uint32_t *got = harness_download(b);
+  int ok = 1;
+  for (size_t i = 1; i < n && ok; i++)
+    ok = got[i - 1] <= got[i];
+  free(got);
+  return ok;
+}
+
+/* The pool grows with the need, is released on request, and a limit turns
+ * a larger need into PRISM_OUT_OF_MEMORY without harming the context. */
+Test(api, scratch_pool_control) {
+  enum { N = 1 << 16 };
+  prism_context *ctx = harness_context();
+  uint32_t *host = harness_malloc(N * sizeof *host);
+  for (uint32_t i = 0; i < N; i++)
+    host[i] = (i * 2654435761u) >> 7;
+  prism_buffer *keys = harness_upload(ctx, host, N * sizeof *host);
+  HARNESS_OK(ctx, prism_sort_keys(ctx, PRISM_U32, keys, keys, N, NULL));
+  size_t grown = prism_context_scratch_size(ctx);
+  cr_assert_gt(grown, 0, "an in-place sort uses the pool");
+  HARNESS_OK(ctx, prism_context_release_scratch(ctx));
+  cr_assert_eq(prism_context_scratch_size(ctx), 0);
+  cr_assert(sorted_u32(keys, N), "the sort before the release finished");
+
+  HARNESS_OK(ctx, prism_buffer_write(keys, 0, host, N * sizeof *host));
+  HARNESS_OK(ctx, prism_sort_keys(ctx, PRISM_U32, keys, keys, N, NULL));
+  cr_assert(sorted_u32(keys, N), "sorts again after a release");
+  cr_assert_gt(prism_context_scratch_size(ctx), 0);
+
+  /* A limit below the pool releases it; a need above it is refused. */
+  HARNESS_OK(ctx, prism_context_set_scratch_limit(ctx, 1024));
+  cr_assert_eq(prism_context_scratch_size(ctx), 0);
+  HARNESS_OK(ctx, prism_buffer_write(keys, 0, host, N * sizeof *host));
+  HARNESS_EXPECT(ctx, PRISM_OUT_OF_MEMORY, "scratch limit of 1024 bytes",
+                 prism_sort_keys(ctx, PRISM_U32, keys, keys, N, NULL));
+  cr_assert_leq(prism_context_scratch_size(ctx), 1024);
+  assert_alive(ctx);
+  HARNESS_OK(ctx, prism_context_set_scratch_limit(ctx, SIZE_MAX));
+  HARNESS_OK(ctx, prism_buffer_write(keys, 0, host, N * sizeof *host));
+  HARNESS_OK(ctx, prism_sort_keys(ctx, PRISM_U32, keys, keys, N, NULL));
+  cr_assert(sorted_u32(keys, N), "sorts once the limit is lifted");
+
+  cr_assert_eq(prism_context_scratch_size(NULL), 0);
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "ctx",
+                 prism_context_set_scratch_limit(NULL, 0));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "ctx",
+                 prism_context_release_scratch(NULL));
+  prism_buffer_destroy(keys);
+  free(host);
+  prism_context_destroy(ctx);
+}
+
 Test(api, context_reports_device) {
   prism_context *ctx = harness_context();
   cr_assert_gt(strlen(prism_context_device_name(ctx)), 0);

@@ -129,6 +129,14 @@ static prism_status call_reduce(fixture *f, prism_context *ctx,
                       b[0], v->n, host_or_null(v, 0, &r));
 }
 
+static prism_status call_reduce_to_buffer(fixture *f, prism_context *ctx,
+                                          prism_buffer **b, const variant *v) {
+  (void)f;
+  return prism_reduce_to_buffer(
+      ctx, type_or_bad(v, 0, PRISM_U32),
+      v->bad_enum == 1 ? (prism_op)bad_value.u32 : PRISM_MAX, b[0], v->n, b[1]);
+}
+
 static prism_status call_scan(fixture *f, prism_context *ctx, prism_buffer **b,
                               const variant *v) {
   (void)f;
@@ -350,6 +358,17 @@ static const entry entries[] = {
      {"result"},
      1,
      call_reduce},
+    {"prism_reduce_to_buffer",
+     0,
+     2,
+     {IN("in"), {"out", sizeof(uint32_t), WRITE, 0}},
+     {0},
+     2,
+     {"type", "op"},
+     0,
+     {0},
+     1,
+     call_reduce_to_buffer},
     {"prism_scan",
      0,
      2,

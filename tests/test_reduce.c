@@ -4,6 +4,7 @@
 #include "vectors.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int harness_needs_backend = 1;
 
@@ -22,6 +23,19 @@ static void check_reduce(prism_context *ctx, prism_type type, prism_op op,
   size_t bad = ref_compare(type, op, got, want, &tol, 1, msg, sizeof msg);
   cr_assert_eq(bad, 1, "reduce %s %s, %s, n = %zu: %s", prism_type_name(type),
                prism_op_name(op), vec_pattern_name(pattern), n, msg);
+  /* The device result has the same bits, and only its element is
+   * written. */
+  prism_buffer *out = harness_poisoned(ctx, 3 * size);
+  HARNESS_OK(ctx, prism_reduce_to_buffer(ctx, type, op, in, n, out));
+  unsigned char *dev = harness_download(out);
+  cr_assert(memcmp(dev, got, size) == 0,
+            "reduce_to_buffer %s %s, %s, n = %zu differs from prism_reduce",
+            prism_type_name(type), prism_op_name(op), vec_pattern_name(pattern),
+            n);
+  for (size_t i = size; i < 3 * size; i++)
+    cr_assert_eq(dev[i], HARNESS_POISON, "byte %zu past the result written", i);
+  free(dev);
+  prism_buffer_destroy(out);
   prism_buffer_destroy(in);
   free(host);
 }
@@ -69,6 +83,14 @@ Test(reduce, empty_gives_identity) {
   float f32 = 0;
   HARNESS_OK(ctx, prism_reduce(ctx, PRISM_F32, PRISM_MAX, empty, 0, &f32));
   cr_assert(f32 < -3.4e38f, "max of nothing is -inf, got %g", (double)f32);
+  /* And in a device buffer. */
+  prism_buffer *out = harness_poisoned(ctx, 8);
+  HARNESS_OK(ctx,
+             prism_reduce_to_buffer(ctx, PRISM_U64, PRISM_MIN, empty, 0, out));
+  uint64_t u64 = 0;
+  HARNESS_OK(ctx, prism_buffer_read(out, 0, &u64, sizeof u64));
+  cr_assert_eq(u64, UINT64_MAX);
+  prism_buffer_destroy(out);
   prism_buffer_destroy(empty);
   prism_context_destroy(ctx);
 }
