@@ -1246,6 +1246,8 @@ static void drop_temp(save_target *t) {
 static prism_status open_target(const char *path, save_target *t) {
   memset(t, 0, sizeof *t);
   t->path = path;
+  if (!*path) /* as fopen says, before a temporary file names nothing */
+    return path_fail(save_fn, "create", path, ENOENT);
   struct stat old;
   int exists = stat(path, &old) == 0;
   if (exists && !S_ISREG(old.st_mode))

@@ -138,15 +138,41 @@ static void check_loaded(const prism_csr *g, size_t size,
   fuzz_check_round_trip(g);
 }
 
-static void check_failed(prism_status st, const prism_csr *g) {
+/* A failure names a line of the file: at most one past its last line,
+ * which may lack its newline. */
+static void check_failed(const uint8_t *data, size_t size, prism_status st,
+                         const prism_csr *g) {
+  static const char head[] = "prism_csr_load: fuzz: line ";
+  const char *msg = prism_last_error();
   FUZZ_CHECK(st == PRISM_INVALID_ARGUMENT || st == PRISM_UNSUPPORTED,
-             "status %s: %s", prism_status_name(st), prism_last_error());
+             "status %s: %s", prism_status_name(st), msg);
   FUZZ_CHECK(!g->num_vertices && !g->num_edges && !g->row_offsets &&
                  !g->col_indices,
              "*out not zeroed on failure");
-  FUZZ_CHECK(strncmp(prism_last_error(), "prism_csr_load: fuzz: line ", 27) ==
-                 0,
-             "message '%s'", prism_last_error());
+  FUZZ_CHECK(strncmp(msg, head, sizeof head - 1) == 0, "message '%s'", msg);
+  unsigned long long line = strtoull(msg + sizeof head - 1, NULL, 10),
+                     lines = 1;
+  for (size_t i = 0; i < size; i++)
+    lines += data[i] == '\n';
+  FUZZ_CHECK(line >= 1 && line <= lines + 1, "line %llu of %llu: %s", line,
+             lines, msg);
+}
+
+/* A file that loads loads the same with a newline more at its end. */
+static void check_newline_appended(const uint8_t *data, size_t size,
+                                   const prism_load_options *o,
+                                   const prism_csr *g) {
+  uint8_t *longer = malloc(size + 1);
+  FUZZ_CHECK(longer, "malloc");
+  memcpy(longer, data, size);
+  longer[size] = '\n';
+  prism_csr h;
+  prism_status st = fuzz_load(longer, size + 1, o, &h);
+  FUZZ_CHECK(st == PRISM_OK, "loads, but not with a newline more: %s",
+             prism_last_error());
+  FUZZ_CHECK(fuzz_same_graph(g, &h, 1), "a newline more changes the graph");
+  prism_csr_free(&h);
+  free(longer);
 }
 
 /* The same input with each NUL as '!': the same status and graph. */
@@ -174,10 +200,12 @@ prism_status fuzz_check_load(const uint8_t *data, size_t size,
   prism_csr g;
   memset(&g, 0x5A, sizeof g);
   prism_status st = fuzz_load(data, size, o, &g);
-  if (st == PRISM_OK)
+  if (st == PRISM_OK) {
     check_loaded(&g, size, o);
-  else
-    check_failed(st, &g);
+    check_newline_appended(data, size, o, &g);
+  } else {
+    check_failed(data, size, st, &g);
+  }
   check_nul_is_plain(data, size, o, st, &g);
   prism_csr_free(&g);
   return st;

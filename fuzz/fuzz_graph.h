@@ -40,11 +40,13 @@ prism_status fuzz_load(const uint8_t *data, size_t size,
 /**
  * Load the bytes and check what prism_csr_load promises: on success a
  * valid CSR within the limits and the vertex rule, symmetric when
- * undirected, that saves and loads back as the same graph; on failure a
- * zeroed CSR, an expected status and a message that names the function.
- * A NUL byte is no different from '!' (neither is blank, a digit, a
- * comment character or in a keyword), so the status and the graph must
- * not change when each NUL becomes '!'. Returns the status.
+ * undirected, that saves and loads back as the same graph, and loads the
+ * same with a newline appended; on failure a zeroed CSR, an expected
+ * status and a message that names the function and a line of the file
+ * (at most one past the last). A NUL byte is no different from '!'
+ * (neither is blank, a digit, a comment character or in a keyword), so the
+ * status and the graph must not change when each NUL becomes '!'. Returns
+ * the status.
  */
 prism_status fuzz_check_load(const uint8_t *data, size_t size,
                              const prism_load_options *o);

@@ -787,6 +787,15 @@ Test(graph, save_errors) {
                  prism_csr_save_matrix_market(&one_way, missing));
   cr_assert(strstr(prism_last_error(), "No such file"), "%s",
             prism_last_error());
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "No such file",
+                 prism_csr_save_matrix_market(&one_way, ""));
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "Is a directory",
+                 prism_csr_save_matrix_market(&one_way, temp_dir));
+  snprintf(missing, sizeof missing, "%s/", temp_path("file.mtx"));
+  cr_assert_eq(prism_csr_save_matrix_market(&one_way, temp_path("file.mtx")),
+               PRISM_OK, "%s", prism_last_error());
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "Not a directory",
+                 prism_csr_save_matrix_market(&one_way, missing));
 }
 
 /* ---- Saving over what is there ----------------------------------------- */
