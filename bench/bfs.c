@@ -18,6 +18,7 @@
  */
 #include "bfs.h"
 
+#include "graph_file.h"
 #include "host_ref.h"
 #include "measure.h"
 #include "options.h"
@@ -184,31 +185,56 @@ static void graph_name(const bfs_graph_spec *spec, char *buf, size_t size) {
   }
 }
 
-/* Generate or load the graph; *call names the function for a failure. */
-static prism_status graph_build(const bfs_graph_spec *spec,
-                                const bench_options *opt, prism_csr *csr,
-                                const char **call) {
+/* Load a graph file, through a decompressed copy if it is gzip'd; msg
+ * gets the reason for a failure. */
+static prism_status graph_load(const char *path, const bench_options *opt,
+                               prism_csr *csr, char *msg, size_t msg_size) {
+  char temp[GRAPH_FILE_TEMP_SIZE];
   prism_load_options load;
-  switch (spec->kind) {
-  case BFS_GRAPH_RMAT:
-    *call = "prism_csr_rmat";
-    return prism_csr_rmat(spec->scale, spec->edge_factor, opt->seed, csr);
-  case BFS_GRAPH_GRID:
-    *call = "prism_csr_grid";
-    return prism_csr_grid(spec->width, spec->height, csr);
-  case BFS_GRAPH_PATH:
-    *call = "prism_csr_path";
-    return prism_csr_path(spec->n, csr);
-  case BFS_GRAPH_STAR:
-    *call = "prism_csr_star";
-    return prism_csr_star(spec->n, csr);
-  case BFS_GRAPH_FILE:
-    break;
-  }
-  *call = "prism_csr_load";
+  if (!graph_file_prepare(path, temp, msg, msg_size))
+    return PRISM_INVALID_ARGUMENT; /* the file: msg says why */
   prism_load_options_init(&load);
   load.symmetrize = opt->symmetrize;
-  return prism_csr_load(spec->path, &load, csr);
+  prism_status st = prism_csr_load(temp[0] ? temp : path, &load, csr);
+  if (st != PRISM_OK)
+    snprintf(msg, msg_size, "prism_csr_load: %s: %s%s%s%s",
+             prism_status_name(st), prism_last_error(),
+             temp[0] ? " (decompressed from " : "", temp[0] ? path : "",
+             temp[0] ? ")" : "");
+  graph_file_done(temp);
+  return st;
+}
+
+/* Generate or load the graph; msg gets the reason for a failure. */
+static prism_status graph_build(const bfs_graph_spec *spec,
+                                const bench_options *opt, prism_csr *csr,
+                                char *msg, size_t msg_size) {
+  const char *call = "";
+  prism_status st = PRISM_OK;
+  switch (spec->kind) {
+  case BFS_GRAPH_RMAT:
+    call = "prism_csr_rmat";
+    st = prism_csr_rmat(spec->scale, spec->edge_factor, opt->seed, csr);
+    break;
+  case BFS_GRAPH_GRID:
+    call = "prism_csr_grid";
+    st = prism_csr_grid(spec->width, spec->height, csr);
+    break;
+  case BFS_GRAPH_PATH:
+    call = "prism_csr_path";
+    st = prism_csr_path(spec->n, csr);
+    break;
+  case BFS_GRAPH_STAR:
+    call = "prism_csr_star";
+    st = prism_csr_star(spec->n, csr);
+    break;
+  case BFS_GRAPH_FILE:
+    return graph_load(spec->path, opt, csr, msg, msg_size);
+  }
+  if (st != PRISM_OK)
+    snprintf(msg, msg_size, "%s: %s: %s", call, prism_status_name(st),
+             prism_last_error());
+  return st;
 }
 
 /* ---- The graph on the host ----------------------------------------------- */
@@ -436,13 +462,21 @@ static double median(double *x, int count) {
 
 /* Fill row's time and TEPS from the searches (sorts them). The median is
  * the headline, robust to a slow outlier on a shared machine; Graph500
- * reports the harmonic mean of the TEPS, which goes beside it. */
+ * reports the harmonic mean of the TEPS, which goes beside it. The spread
+ * of the times is the searches' (they start from different vertices). */
 static void searches_row(searches *s, report_row *row) {
+  bench_timing t;
   double inverse = 0;
   for (int i = 0; i < s->count; i++)
     inverse += 1 / s->teps[i];
+  qsort(s->seconds, (size_t)s->count, sizeof *s->seconds, compare_double);
+  bench_timing_from_sorted(s->seconds, s->count, &t);
   row->status = REPORT_OK;
-  row->seconds = median(s->seconds, s->count);
+  row->seconds = t.median_s;
+  row->min_s = t.min_s;
+  row->q1_s = t.q1_s;
+  row->q3_s = t.q3_s;
+  row->max_s = t.max_s;
   row->teps = median(s->teps, s->count);
   row->teps_hmean = s->count / inverse;
   row->reps = s->count;
@@ -705,10 +739,14 @@ static void print_rows(bfs_job *job) {
     if (r->live) {
       report_row row = graph_row(job, r->dev);
       searches_row(&r->s, &row);
-      if (r->dev->is_cpu && serial_teps > 0)
-        row.x_serial = row.teps / serial_teps;
-      if (r->dev->is_nvidia && naive_teps > 0)
-        row.x_naive = row.teps / naive_teps;
+      if (r->dev->is_cpu && serial_teps > 0) {
+        row.reference = "serial";
+        row.ratio = row.teps / serial_teps;
+      }
+      if (r->dev->is_nvidia && naive_teps > 0) {
+        row.reference = "naive";
+        row.ratio = row.teps / naive_teps;
+      }
       report_row_print(&row);
     }
     if (r->dev->is_cpu && !serial_done) {
@@ -772,13 +810,10 @@ static void measure_graph(bfs_job *job, bench_device *devices, int count,
                           const char *entry) {
   bfs_graph_spec spec;
   char msg[NOTE_SIZE];
-  const char *call;
   bfs_graph_parse(entry, &spec, msg, sizeof msg); /* checked by options.c */
   graph_name(&spec, job->g.name, sizeof job->g.name);
-  prism_status st = graph_build(&spec, job->opt, &job->g.csr, &call);
+  prism_status st = graph_build(&spec, job->opt, &job->g.csr, msg, sizeof msg);
   if (st != PRISM_OK) {
-    snprintf(msg, sizeof msg, "%s: %s: %s", call, prism_status_name(st),
-             prism_last_error());
     all_devices_row(job, devices, count,
                     st == PRISM_OUT_OF_MEMORY ? REPORT_SKIP : REPORT_ERROR,
                     msg);

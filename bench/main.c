@@ -4,12 +4,17 @@
  * measured in the same run (the device's copy bandwidth; serial C on CPU
  * devices; CUB on NVIDIA devices). See `prism-bench --help`.
  */
+#include "compare.h"
+#include "device_info.h"
 #include "measure.h"
+#include "meta.h"
 #include "options.h"
 #include "report.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_DEVICES 16
@@ -84,6 +89,14 @@ static int same_device(const bench_device *a, prism_context *ctx) {
          strcmp(a->platform, prism_context_platform_name(ctx)) == 0;
 }
 
+/* The device index a spec's context was opened with. */
+static int spec_device(const context_spec *spec) {
+  if (!spec->from_env)
+    return spec->options.device;
+  const char *env = getenv("PRISM_DEVICE");
+  return env && *env ? atoi(env) : 0;
+}
+
 /* Open every spec's context; a backend or device this machine lacks is a
  * note, any other failure also fails the run. */
 static int open_devices(const bench_options *opt, bench_device *devices,
@@ -113,9 +126,11 @@ static int open_devices(const bench_options *opt, bench_device *devices,
       prism_context_destroy(ctx);
       continue;
     }
-    bench_device *dev = &devices[count++];
+    bench_device *dev = &devices[count];
     memset(dev, 0, sizeof *dev);
     dev->ctx = ctx;
+    dev->index = count++;
+    device_info_fill(ctx, spec_device(&specs[i]), &dev->info);
     dev->backend = prism_backend_name(prism_context_backend(ctx));
     dev->name = prism_context_device_name(ctx);
     dev->platform = prism_context_platform_name(ctx);
@@ -270,54 +285,90 @@ static int any_array_primitive(const bench_options *opt) {
   return 0;
 }
 
-int main(int argc, char **argv) {
-  bench_options opt;
-  int rc = options_parse(argc, argv, &opt);
-  if (rc >= 0)
-    return rc;
+/* --output's file, or stdout; NULL after saying why not. */
+static FILE *open_output(const bench_options *opt) {
+  if (!opt->output)
+    return stdout;
+  FILE *out = fopen(opt->output, "w");
+  if (!out)
+    fprintf(stderr, "prism-bench: --output %s: %s\n", opt->output,
+            strerror(errno));
+  return out;
+}
 
-  int exit_code = BENCH_EXIT_OK;
-  bench_device devices[MAX_DEVICES];
-  int count = open_devices(&opt, devices, &exit_code);
-  if (count == 0) {
-    fprintf(stderr, "prism-bench: no device to measure\n");
-    return BENCH_EXIT_FAILED;
-  }
-
-  report_device header[MAX_DEVICES];
+/* The report's header from the open devices. */
+static void begin_report(const bench_options *opt, int argc, char **argv,
+                         FILE *out, const bench_device *devices, int count) {
+  static device_info header[MAX_DEVICES];
+  bench_meta meta;
+  meta_collect(argc, argv, &meta);
+  meta.reps = any_array_primitive(opt) ? opt->reps : 0;
   for (int i = 0; i < count; i++) {
-    report_device h = {devices[i].backend, devices[i].name, devices[i].platform,
-                       devices[i].is_cpu};
-    header[i] = h;
+    header[i] = devices[i].info;
 #ifndef PRISM_BENCH_HAVE_CUB
     if (devices[i].is_nvidia)
       report_note("no CUB rows: prism-bench was built without CUDA");
 #endif
   }
-  int arrays = any_array_primitive(&opt);
-  report_begin(opt.format, header, count, arrays ? opt.reps : 0,
-               label_width(&opt));
+  report_begin(opt->format, out, &meta, header, count, label_width(opt));
+}
 
-  bench_run *run = measure_begin(&opt);
+/* Every primitive on every device, the report's rows. */
+static int run_all(const bench_options *opt, bench_device *devices, int count) {
+  bench_run *run = measure_begin(opt);
   if (!run) {
     fprintf(stderr, "prism-bench: out of host memory\n");
     return BENCH_EXIT_FAILED;
   }
+  int arrays = any_array_primitive(opt);
   for (int d = 0; arrays && d < count; d++) {
     measure_copy(run, &devices[d]);
-    for (int p = 0; p < opt.primitive_count; p++) {
-      if (!opt.primitives[p]->measure_all)
-        run_primitive(run, &devices[d], &opt, opt.primitives[p]);
+    for (int p = 0; p < opt->primitive_count; p++) {
+      if (!opt->primitives[p]->measure_all)
+        run_primitive(run, &devices[d], opt, opt->primitives[p]);
     }
   }
   /* The others take every device at once: a graph is built once for all. */
-  for (int p = 0; p < opt.primitive_count; p++) {
-    if (opt.primitives[p]->measure_all)
-      opt.primitives[p]->measure_all(run, devices, count, &opt);
+  for (int p = 0; p < opt->primitive_count; p++) {
+    if (opt->primitives[p]->measure_all)
+      opt->primitives[p]->measure_all(run, devices, count, opt);
   }
-  if (measure_end(run) != BENCH_EXIT_OK)
+  return measure_end(run);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "compare") == 0)
+    return compare_main(argc - 1, argv + 1);
+  bench_options opt;
+  int rc = options_parse(argc, argv, &opt);
+  if (rc >= 0)
+    return rc;
+  if (opt.list_devices)
+    return device_info_list(stdout) > 0 ? BENCH_EXIT_OK : BENCH_EXIT_FAILED;
+  FILE *out = open_output(&opt);
+  if (!out)
+    return BENCH_EXIT_USAGE;
+
+  int exit_code = BENCH_EXIT_OK;
+  static bench_device devices[MAX_DEVICES];
+  int count = open_devices(&opt, devices, &exit_code);
+  if (count == 0) {
+    fprintf(stderr, "prism-bench: no device to measure\n");
+    if (out != stdout) { /* an empty file would pass for a result */
+      fclose(out);
+      remove(opt.output);
+    }
+    return BENCH_EXIT_FAILED;
+  }
+  begin_report(&opt, argc, argv, out, devices, count);
+  if (run_all(&opt, devices, count) != BENCH_EXIT_OK)
     exit_code = BENCH_EXIT_FAILED;
   report_end();
+  if (out != stdout && fclose(out) != 0) {
+    fprintf(stderr, "prism-bench: --output %s: %s\n", opt.output,
+            strerror(errno));
+    exit_code = BENCH_EXIT_FAILED;
+  }
 
   for (int d = 0; d < count; d++)
     prism_context_destroy(devices[d].ctx);

@@ -63,10 +63,12 @@ report_row measure_device_row(const bench_device *dev, const char *primitive) {
   row.backend = dev->backend;
   row.device = dev->name;
   row.platform = dev->platform;
+  row.device_index = dev->index;
   row.primitive = primitive;
   row.values = -1;
   row.keep = -1;
   row.copy_bytes_per_s = dev->copy_bytes_per_s;
+  row.cache_bytes = (double)dev->info.cache_bytes;
   return row;
 }
 
@@ -104,6 +106,10 @@ static report_row case_row(const bench_device *dev, const bench_primitive *p,
 static void timed(report_row *row, const bench_timing *t) {
   row->status = REPORT_OK;
   row->seconds = t->median_s;
+  row->min_s = t->min_s;
+  row->q1_s = t->q1_s;
+  row->q3_s = t->q3_s;
+  row->max_s = t->max_s;
   row->reps = t->reps;
   row->k = t->k;
 }
@@ -272,10 +278,22 @@ static void host_memcpy_row(bench_run *run, bench_device *dev, report_row row) {
   free(dst);
 }
 
+/* The copy's size: the default for the kind of device, or more where the
+ * last-level cache is so large that the default would stay in it (the
+ * copy row is the out-of-cache bound that %copy compares with). */
+static size_t copy_target(const bench_device *dev) {
+  size_t target = dev->is_cpu ? COPY_BYTES_CPU : COPY_BYTES_GPU;
+  unsigned long long cache = dev->info.cache_bytes;
+  while (target < SIZE_MAX / 4 &&
+         (unsigned long long)target <= REPORT_COPY_CACHE_MULTIPLE * cache)
+    target *= 2;
+  return target;
+}
+
 void measure_copy(bench_run *run, bench_device *dev) {
   copy_call call = {0};
   report_row row = measure_device_row(dev, "copy");
-  size_t target = dev->is_cpu ? COPY_BYTES_CPU : COPY_BYTES_GPU;
+  size_t target = copy_target(dev);
   static const uint32_t pattern = 0x5a5a5a5au;
   bench_timing t;
   prism_status st;
@@ -568,14 +586,18 @@ void measure_case(bench_run *run, bench_device *dev, const bench_primitive *p,
     timed(&row, &t);
     if (dev->is_cpu && p->serial) {
       double serial_s = serial_reference(run, dev, p, &c, result, &serial);
-      if (serial_s > 0)
-        row.vs_serial = t.median_s / serial_s;
+      if (serial_s > 0) {
+        row.reference = "serial";
+        row.ratio = serial_s / t.median_s;
+      }
     }
 #ifdef PRISM_BENCH_HAVE_CUB
     if (dev->is_nvidia && p->cub != CUB_REF_NONE && cub_ready(run, dev)) {
       double cub_s = cub_reference(run, dev, p, &c, result, &cub);
-      if (cub_s > 0)
-        row.vs_cub = cub_s / t.median_s;
+      if (cub_s > 0) {
+        row.reference = "cub";
+        row.ratio = cub_s / t.median_s;
+      }
     }
 #endif
     report_row_print(&row);

@@ -6,6 +6,7 @@
 #ifndef PRISM_BENCH_MEASURE_H
 #define PRISM_BENCH_MEASURE_H
 
+#include "device_info.h"
 #include "options.h"
 #include "primitive.h"
 #include "report.h"
@@ -16,6 +17,8 @@
 /* A context the run measures, and what the run learns about it. */
 typedef struct bench_device {
   prism_context *ctx;
+  int index;               /* in the report's header */
+  device_info info;        /* versions, cache, policy */
   const char *backend;     /* "cuda", "opencl" */
   const char *name;        /* device name */
   const char *platform;    /* platform name */

@@ -1,7 +1,9 @@
 #include "options.h"
 
 #include "bfs.h"
+#include "graph_file.h"
 #include "host_more.h"
+#include "meta.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -97,7 +99,27 @@ static const char usage[] =
     "  --seed S                seed of the input data (bfs: of the RMAT\n"
     "                          graphs and the sources)\n"
     "  --csv, --json           machine-readable output instead of the table\n"
+    "                          (the run's metadata: CSV in '#' lines, JSON\n"
+    "                          in \"meta\")\n"
+    "  --output FILE           write the table, CSV or JSON to FILE instead\n"
+    "                          of standard output\n"
+    "  --list-devices          list the backends, OpenCL platforms and\n"
+    "                          devices here, with the indices --backend,\n"
+    "                          --opencl-platform and --device take; exit\n"
+    "  --version               prism's version and commit; exit\n"
     "  -h, --help              this text\n"
+    "\n"
+    "   or: prism-bench compare A.json B.json ... [--svg FILE]\n"
+    "\n"
+    "compare reads results written with --json (other machines, other\n"
+    "vendors) and prints each row's throughput on every device side by\n"
+    "side, with its ratio to the first; --svg draws throughput against n,\n"
+    "one chart per primitive, variant and type, one line per device (see\n"
+    "prism-bench compare --help).\n"
+    "\n"
+    "Every ratio is reference time / prism time (bfs: prism TEPS / the\n"
+    "reference's): above 1, prism is better. A time marked ~ comes from\n"
+    "samples that spread more than 10%% ((max - min) / median).\n"
     "\n"
     "Compaction calls are timed with the count left in a device buffer, as\n"
     "when chaining calls (CUB's likewise). Segmented reduce takes offsets,\n"
@@ -425,12 +447,17 @@ static int segment_item(const char *option, const char *item,
   return 0;
 }
 
-/* A graph to search: checked now, built when its rows run (bfs.c). */
+/* A graph to search: checked now (a file must be there and readable, so
+ * that a typo fails before any device work), built when its rows run
+ * (bfs.c). */
 static int graph_item(const char *option, const char *item,
                       bench_options *opt) {
   bfs_graph_spec spec;
-  char why[256];
+  char why[OPTIONS_PATH_SIZE + 256];
   if (!bfs_graph_parse(item, &spec, why, sizeof why))
+    return bad(option, "%s", why);
+  if (spec.kind == BFS_GRAPH_FILE &&
+      !graph_file_check(spec.path, why, sizeof why))
     return bad(option, "%s", why);
   if (opt->graph_count == OPTIONS_MAX_GRAPHS)
     return bad(option, "more than %d graphs", OPTIONS_MAX_GRAPHS);
@@ -564,6 +591,24 @@ int options_parse(int argc, char **argv, bench_options *opt) {
     if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
       print_usage();
       return BENCH_EXIT_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+      printf("prism-bench: prism %s, commit %s\n", prism_version(),
+             meta_commit());
+      return BENCH_EXIT_OK;
+    }
+    if (strcmp(name, "--list-devices") == 0) {
+      if (eq)
+        return bad(name, "takes no value");
+      opt->list_devices = 1;
+      continue;
+    }
+    if (strcmp(name, "--output") == 0) {
+      const char *value = option_value(argc, argv, &i, eq);
+      if (!value || !*value)
+        return bad(name, "needs a file name");
+      opt->output = value;
+      continue;
     }
     if (strcmp(name, "--csv") == 0 || strcmp(name, "--json") == 0) {
       report_format f = name[2] == 'c' ? REPORT_CSV : REPORT_JSON;

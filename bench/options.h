@@ -66,14 +66,16 @@ typedef struct bench_options {
   int reps;
   uint64_t seed;
   report_format format;
+  const char *output; /* --output: a file instead of stdout; NULL: stdout */
+  int list_devices;   /* --list-devices: list and exit */
 } bench_options;
 
 /* Exit codes of prism-bench. */
 enum { BENCH_EXIT_OK = 0, BENCH_EXIT_FAILED = 1, BENCH_EXIT_USAGE = 2 };
 
 /* Parse the command line into opt (defaults filled in). Returns -1 to go
- * on, or an exit code: BENCH_EXIT_OK after --help, BENCH_EXIT_USAGE after
- * printing what is wrong with an argument. */
+ * on, or an exit code: BENCH_EXIT_OK after --help or --version,
+ * BENCH_EXIT_USAGE after printing what is wrong with an argument. */
 int options_parse(int argc, char **argv, bench_options *opt);
 
 /* The n values to run on a device: --n, or the default sweep for it. */

@@ -57,6 +57,27 @@ static int compare_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The p-quantile of count sorted values, linear between neighbours (p 0.5
+ * is the usual median). */
+static double quantile(const double *sorted, int count, double p) {
+  double at = p * (count - 1);
+  int i = (int)at;
+  if (i + 1 >= count)
+    return sorted[count - 1];
+  return sorted[i] + (at - i) * (sorted[i + 1] - sorted[i]);
+}
+
+void bench_timing_from_sorted(const double *sorted, int count,
+                              bench_timing *out) {
+  out->min_s = sorted[0];
+  out->q1_s = quantile(sorted, count, 0.25);
+  out->median_s = quantile(sorted, count, 0.5);
+  out->q3_s = quantile(sorted, count, 0.75);
+  out->max_s = sorted[count - 1];
+  out->k = 1;
+  out->reps = count;
+}
+
 static int time_calls(bench_fn prepare, bench_fn call, bench_fn sync, void *arg,
                       const bench_timer *cfg, bench_timing *out) {
   double t = 0;
@@ -96,11 +117,8 @@ static int time_calls(bench_fn prepare, bench_fn call, bench_fn sync, void *arg,
     }
   }
   qsort(times, (size_t)reps, sizeof *times, compare_double);
-  out->median_s = reps % 2 ? times[reps / 2]
-                           : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
-  out->min_s = times[0];
+  bench_timing_from_sorted(times, reps, out);
   out->k = k;
-  out->reps = reps;
   free(times);
   return 0;
 }

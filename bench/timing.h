@@ -4,7 +4,9 @@
  * A sample is k back-to-back calls followed by one sync, timed with the
  * host's monotonic clock and divided by k; k is chosen so that a sample lasts
  * at least min_sample_s (queue and launch overheads then overlap the way they
- * do in a real pipeline). The reported time is the median of the samples.
+ * do in a real pipeline). The reported time is the median of the samples;
+ * the fastest, the slowest and the quartiles go beside it, so that a reader
+ * sees how far one run of the row can be trusted.
  */
 #ifndef PRISM_BENCH_TIMING_H
 #define PRISM_BENCH_TIMING_H
@@ -27,12 +29,20 @@ typedef struct bench_timer {
 typedef struct bench_timing {
   double median_s; /* median time of one call */
   double min_s;    /* fastest sample, per call */
+  double q1_s;     /* first quartile of the samples, per call */
+  double q3_s;     /* third quartile */
+  double max_s;    /* slowest sample, per call */
   int k;           /* calls per sample */
   int reps;        /* samples taken */
 } bench_timing;
 
 /* Seconds on the monotonic clock. */
 double bench_now(void);
+
+/* Fill median, quartiles, min and max from count > 0 times, sorted
+ * ascending (bfs.c: one time per search). */
+void bench_timing_from_sorted(const double *sorted, int count,
+                              bench_timing *out);
 
 /* Warm up, pick k, take the samples. sync may be NULL (calls that block).
  * Returns 0, the first nonzero value call or sync returned, or -1 when the

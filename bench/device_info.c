@@ -1,0 +1,102 @@
+#include "device_info.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The host CPU's model name, as /proc/cpuinfo's "model name" gives it
+ * (x86; other hosts may have none), or "". */
+static void cpu_model(char *buf, size_t size) {
+  char line[512];
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  buf[0] = '\0';
+  if (!f)
+    return;
+  while (fgets(line, sizeof line, f)) {
+    char *colon = strchr(line, ':');
+    if (strncmp(line, "model name", 10) != 0 || !colon)
+      continue;
+    const char *v = colon + 1;
+    while (*v == ' ' || *v == '\t')
+      v++;
+    snprintf(buf, size, "%s", v);
+    size_t len = strlen(buf);
+    while (len > 0 && isspace((unsigned char)buf[len - 1]))
+      buf[--len] = '\0';
+    break;
+  }
+  fclose(f);
+}
+
+static int is_pocl(const device_info *info) {
+  return strstr(info->platform, "Portable Computing Language") != NULL ||
+         strstr(info->platform_version, "PoCL") != NULL;
+}
+
+/* The OpenCL backend's rule (backend_opencl/tuning.c): PRISM_OPENCL_POLICY
+ * when set, else "gpu" for GPU devices and "cpu" for all others. */
+static void opencl_policy(device_info *info) {
+  const char *force = getenv("PRISM_OPENCL_POLICY");
+  if (force && *force) {
+    snprintf(info->policy, sizeof info->policy, "%s", force);
+    for (char *p = info->policy; *p; p++)
+      *p = (char)tolower((unsigned char)*p);
+    snprintf(info->policy_source, sizeof info->policy_source,
+             "PRISM_OPENCL_POLICY");
+    return;
+  }
+  snprintf(info->policy, sizeof info->policy, "%s",
+           info->is_gpu ? "gpu" : "cpu");
+  snprintf(info->policy_source, sizeof info->policy_source,
+           "inferred: device type %s",
+           info->is_gpu ? "GPU" : (info->is_cpu ? "CPU" : "not GPU"));
+}
+
+void device_info_fill(prism_context *ctx, int device, device_info *info) {
+  memset(info, 0, sizeof *info);
+  prism_backend backend = prism_context_backend(ctx);
+  snprintf(info->backend, sizeof info->backend, "%s",
+           prism_backend_name(backend));
+  snprintf(info->name, sizeof info->name, "%s", prism_context_device_name(ctx));
+  snprintf(info->platform, sizeof info->platform, "%s",
+           prism_context_platform_name(ctx));
+  info->is_cpu = prism_context_is_cpu(ctx);
+  snprintf(info->full_name, sizeof info->full_name, "%s", info->name);
+  if (backend == PRISM_BACKEND_OPENCL) {
+#ifdef PRISM_BENCH_HAVE_OPENCL
+    device_info_opencl(device, info);
+#endif
+    if (info->is_cpu && is_pocl(info)) {
+      char model[DEVICE_INFO_TEXT];
+      cpu_model(model, sizeof model);
+      if (model[0])
+        snprintf(info->full_name, sizeof info->full_name, "%s", model);
+    }
+    opencl_policy(info);
+  } else if (backend == PRISM_BACKEND_CUDA) {
+    info->is_gpu = 1;
+#ifdef PRISM_BENCH_HAVE_CUDA
+    device_info_cuda(device, info);
+#endif
+    snprintf(info->policy, sizeof info->policy, "fixed");
+    snprintf(info->policy_source, sizeof info->policy_source,
+             "compile-time constants (backend_cuda/tuning.cuh)");
+  }
+}
+
+int device_info_list(FILE *out) {
+  int count = 0;
+  fprintf(out, "cuda:");
+#ifdef PRISM_BENCH_HAVE_CUDA
+  count += device_info_cuda_list(out);
+#else
+  fprintf(out, " not built into prism-bench\n");
+#endif
+  fprintf(out, "opencl:");
+#ifdef PRISM_BENCH_HAVE_OPENCL
+  count += device_info_opencl_list(out);
+#else
+  fprintf(out, " not built into prism-bench\n");
+#endif
+  return count;
+}

@@ -1,0 +1,85 @@
+#!/bin/sh
+# Tests of prism-bench itself, run by CTest (bench/CMakeLists.txt):
+#   test-bench.sh json  BENCH DIR HAVE_ZLIB (1 or 0)
+#     two tiny runs to JSON (PoCL on CI), each checked to parse; compare of
+#     the two writes its table and an SVG with a line per series.
+#   test-bench.sh graph BENCH DIR HAVE_ZLIB
+#     a graph file that does not exist fails at option parsing (exit 2)
+#     naming the path, before any device work; a gzip'd graph loads when
+#     zlib was found (HAVE_ZLIB 1), or is refused saying it is
+#     compressed.
+# Exit 77 (skipped) when the machine has no device the bench can open.
+set -u
+step=$1 bench=$2 dir=$3 zlib=$4
+rm -rf "$dir" && mkdir -p "$dir" || exit 1
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# A run; 77 when there is no device to measure.
+run_bench() {
+  "$bench" "$@" 2>"$dir/stderr"
+  rc=$?
+  if [ $rc -ne 0 ] && grep -q "no device to measure" "$dir/stderr"; then
+    echo "skipped: no device" >&2
+    exit 77
+  fi
+  [ $rc -eq 0 ] || { cat "$dir/stderr" >&2; fail "prism-bench $* exited $rc"; }
+}
+
+check_json() {
+  if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["meta"]["devices"] and d["rows"], "no devices or rows"
+assert all(r["status"] == "ok" for r in d["rows"]), "a row is not ok"' "$1" ||
+      fail "$1 is not the JSON expected"
+  fi
+}
+
+json_step() {
+  for f in a b; do
+    run_bench reduce,scan --type i32 --n 2^10,2^12 --reps 2 --json \
+      --output "$dir/$f.json"
+    check_json "$dir/$f.json"
+  done
+  "$bench" compare "$dir/a.json" "$dir/b.json" --svg "$dir/ab.svg" \
+    >"$dir/compare.txt" || fail "compare exited $?"
+  grep -q "^scan  *ex sum  *i32  *2^12 " "$dir/compare.txt" ||
+    fail "compare has no scan row: $(cat "$dir/compare.txt")"
+  grep -q "<svg" "$dir/ab.svg" || fail "no SVG written"
+  [ "$(grep -c "<polyline" "$dir/ab.svg")" -ge 4 ] ||
+    fail "the SVG lacks a line per series and chart"
+  "$bench" compare "$dir/missing.json" 2>/dev/null && fail "compare of a missing file passed"
+  return 0
+}
+
+graph_step() {
+  missing=$dir/no-such-graph.mtx
+  # PRISM_BACKEND=bogus: any device work would fail with another message.
+  PRISM_BACKEND=bogus "$bench" bfs --graph "$missing" 2>"$dir/stderr"
+  rc=$?
+  [ $rc -eq 2 ] || fail "a missing graph file exited $rc, want 2"
+  grep -q "$missing" "$dir/stderr" || fail "the message lacks the path: $(cat "$dir/stderr")"
+  command -v gzip >/dev/null 2>&1 || { echo "no gzip: the gzip case is not run"; return 0; }
+  printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n4 4 3\n2 1\n3 2\n4 3\n' \
+    >"$dir/path.mtx"
+  gzip -c "$dir/path.mtx" >"$dir/path.mtx.gz"
+  if [ "$zlib" = 1 ]; then
+    run_bench bfs --graph "$dir/path.mtx.gz" --sources 2 --json --output "$dir/bfs.json"
+    check_json "$dir/bfs.json"
+  else
+    PRISM_BACKEND=bogus "$bench" bfs --graph "$dir/path.mtx.gz" 2>"$dir/stderr"
+    rc=$?
+    [ $rc -eq 2 ] || fail "a gzip'd graph without zlib exited $rc, want 2"
+    grep -q "gzip-compressed" "$dir/stderr" || fail "no word of compression: $(cat "$dir/stderr")"
+  fi
+}
+
+case $step in
+json) json_step ;;
+graph) graph_step ;;
+*) fail "unknown step $step" ;;
+esac
