@@ -143,15 +143,15 @@ static void series_label(cmp_series *s, const json_value *doc,
   int prism = strcmp(backend, "cuda") == 0 || strcmp(backend, "opencl") == 0;
   if (!(full && *full && (prism || strcmp(backend, "serial") == 0)))
     full = or_empty(json_get_string(row, "device"));
-  char where[CMP_TEXT + 8] = "", file[32] = "";
+  char where[CMP_TEXT + 8] = "", file[32] = ""; /* label has room for all */
   if (strcmp(backend, "opencl") == 0)
     snprintf(where, sizeof where, " (%s)",
              strstr(platform, "Portable Computing Language") ? "PoCL"
                                                              : platform);
   if (files > 1)
     snprintf(file, sizeof file, " [file %d]", s->file + 1);
-  snprintf(s->label, sizeof s->label, "%s%s%s: %.*s%s", prism ? "prism " : "",
-           backend, where, CMP_TEXT, full, file);
+  snprintf(s->label, sizeof s->label, "%s%.*s%s: %.*s%s", prism ? "prism " : "",
+           (int)sizeof s->backend, backend, where, CMP_TEXT, full, file);
 }
 
 /* The series of a row of file `file`, added if new; -1 when full. */

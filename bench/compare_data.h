@@ -17,8 +17,9 @@ typedef struct cmp_series {
   char backend[32];
   char platform[CMP_TEXT];
   char device[CMP_TEXT];
-  char label[2 * CMP_TEXT]; /* for people: "opencl (PoCL) AMD EPYC 7B13" */
-  int reference;            /* CUB, serial C, the naive BFS: not prism */
+  /* For people: "prism opencl (PoCL): AMD EPYC 7B13 [file 2]". */
+  char label[2 * CMP_TEXT + 128];
+  int reference; /* CUB, serial C, the naive BFS: not prism */
 } cmp_series;
 
 /* One (primitive, variant, type, n) with each series' throughput. */
