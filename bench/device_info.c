@@ -52,6 +52,23 @@ static void opencl_policy(device_info *info) {
            info->is_gpu ? "GPU" : (info->is_cpu ? "CPU" : "not GPU"));
 }
 
+/* NVIDIA's OpenCL gives its L1s as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; the
+ * last level is the L2, which CUDA tells (when the bench has CUDA). */
+static void nvidia_l2(device_info *info) {
+#ifdef PRISM_BENCH_HAVE_CUDA
+  if (!info->is_gpu || !strstr(info->platform, "NVIDIA"))
+    return;
+  unsigned long long l2 = device_info_cuda_l2(info->name);
+  if (l2 > info->cache_bytes) {
+    info->cache_bytes = l2;
+    snprintf(info->cache_source, sizeof info->cache_source,
+             "cudaDevAttrL2CacheSize of the same GPU");
+  }
+#else
+  (void)info;
+#endif
+}
+
 void device_info_fill(prism_context *ctx, int device, device_info *info) {
   memset(info, 0, sizeof *info);
   prism_backend backend = prism_context_backend(ctx);
@@ -66,6 +83,7 @@ void device_info_fill(prism_context *ctx, int device, device_info *info) {
 #ifdef PRISM_BENCH_HAVE_OPENCL
     device_info_opencl(device, info);
 #endif
+    nvidia_l2(info);
     if (info->is_cpu && is_pocl(info)) {
       char model[DEVICE_INFO_TEXT];
       cpu_model(model, sizeof model);

@@ -36,8 +36,8 @@ typedef struct device_info {
   char runtime_version[DEVICE_INFO_TEXT];  /* CUDA runtime; "" for OpenCL */
   unsigned compute_units;                  /* CUs or SMs; 0 unknown */
   unsigned long long global_mem_bytes;     /* 0 unknown */
-  unsigned long long cache_bytes; /* last-level cache: CL_DEVICE_GLOBAL_MEM_
-                                     CACHE_SIZE or the L2; 0 unknown */
+  unsigned long long cache_bytes;          /* last-level cache; 0 unknown */
+  char cache_source[64];                   /* which query gave cache_bytes */
   int is_cpu, is_gpu;
   /* The tuning policy: OpenCL "gpu" or "cpu", CUDA "fixed". prism.h has
    * no accessor, so the bench infers it by the backend's rule (tuning.c:
@@ -68,6 +68,9 @@ int device_info_opencl_list(FILE *out);
 /* The same for CUDA device `device`. */
 int device_info_cuda(int device, device_info *info);
 int device_info_cuda_list(FILE *out);
+/* The L2 of the CUDA device called name (0: none): NVIDIA's OpenCL
+ * reports its L1s as the global memory cache. */
+unsigned long long device_info_cuda_l2(const char *name);
 
 #ifdef __cplusplus
 }

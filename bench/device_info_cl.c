@@ -8,6 +8,7 @@
 #include <CL/cl.h>
 #endif
 
+#include <stdio.h>
 #include <string.h>
 
 #define MAX_PLATFORMS 16
@@ -64,8 +65,12 @@ static void fill(cl_platform_id p, cl_device_id d, device_info *info) {
       CL_SUCCESS)
     info->global_mem_bytes = mem;
   if (clGetDeviceInfo(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache,
-                      NULL) == CL_SUCCESS)
+                      NULL) == CL_SUCCESS &&
+      cache) {
     info->cache_bytes = cache;
+    snprintf(info->cache_source, sizeof info->cache_source,
+             "CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
+  }
 }
 
 /* prism names the context's platform and device; the index tells two

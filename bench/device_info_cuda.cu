@@ -48,6 +48,9 @@ bool properties(int device, device_info *info, cudaDeviceProp *prop) {
   info->compute_units = unsigned(prop->multiProcessorCount);
   info->global_mem_bytes = prop->totalGlobalMem;
   info->cache_bytes = unsigned(l2);
+  if (l2 > 0)
+    snprintf(info->cache_source, sizeof info->cache_source,
+             "cudaDevAttrL2CacheSize");
   return true;
 }
 
@@ -60,6 +63,22 @@ extern "C" int device_info_cuda(int device, device_info *info) {
     return 0;
   snprintf(info->full_name, sizeof info->full_name, "%s", prop.name);
   return 1;
+}
+
+extern "C" unsigned long long device_info_cuda_l2(const char *name) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  for (int d = 0; d < count; d++) {
+    cudaDeviceProp prop;
+    device_info info;
+    memset(&info, 0, sizeof info);
+    if (properties(d, &info, &prop) && strcmp(prop.name, name) == 0)
+      return info.cache_bytes;
+  }
+  return 0;
 }
 
 extern "C" int device_info_cuda_list(FILE *out) {

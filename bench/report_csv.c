@@ -43,11 +43,12 @@ static void device_comment(FILE *out, int i, const device_info *d) {
           "# device %d: backend %s; device %s; full name %s; platform %s; "
           "platform version %s; device version %s; driver %s; runtime %s; "
           "cpu %d; compute units %u; global memory %llu; last-level cache "
-          "%llu; policy %s (%s)\n",
+          "%llu (%s); policy %s (%s)\n",
           i, d->backend, d->name, d->full_name, d->platform,
           d->platform_version, d->device_version, d->driver_version,
           d->runtime_version[0] ? d->runtime_version : "-", d->is_cpu,
-          d->compute_units, d->global_mem_bytes, d->cache_bytes, d->policy,
+          d->compute_units, d->global_mem_bytes, d->cache_bytes,
+          d->cache_source[0] ? d->cache_source : "unknown", d->policy,
           d->policy_source);
 }
 

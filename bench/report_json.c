@@ -38,6 +38,7 @@ static void device_object(json_writer *w, int index, const device_info *d) {
     json_integer(w, "cache_bytes", (long long)d->cache_bytes);
   else
     json_null(w, "cache_bytes");
+  json_string(w, "cache_source", d->cache_source[0] ? d->cache_source : NULL);
   json_string(w, "policy", d->policy);
   json_string(w, "policy_source", d->policy_source);
   json_end_object(w);

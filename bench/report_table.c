@@ -98,7 +98,8 @@ static void device_details(FILE *out, const device_info *d) {
   if (d->compute_units)
     fprintf(out, "%u compute units; ", d->compute_units);
   if (d->cache_bytes)
-    fprintf(out, "%.0f MiB last-level cache; ", (double)d->cache_bytes / MIB);
+    fprintf(out, "%.0f MiB last-level cache (%s); ",
+            (double)d->cache_bytes / MIB, d->cache_source);
   else
     fprintf(out, "last-level cache unknown; ");
   fprintf(out, "policy %s (%s)\n", d->policy, d->policy_source);
