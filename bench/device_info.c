@@ -52,8 +52,9 @@ static void opencl_policy(device_info *info) {
            info->is_gpu ? "GPU" : (info->is_cpu ? "CPU" : "not GPU"));
 }
 
-/* NVIDIA's OpenCL gives its L1s as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; the
- * last level is the L2, which CUDA tells (when the bench has CUDA). */
+/* NVIDIA's OpenCL gives less than the L2 as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
+ * (the SMs' L1s, by other tools' listings; not measured here): the last
+ * level is the L2, which CUDA tells when the bench has CUDA. */
 static void nvidia_l2(device_info *info) {
 #ifdef PRISM_BENCH_HAVE_CUDA
   if (!info->is_gpu || !strstr(info->platform, "NVIDIA"))

@@ -68,8 +68,8 @@ int device_info_opencl_list(FILE *out);
 /* The same for CUDA device `device`. */
 int device_info_cuda(int device, device_info *info);
 int device_info_cuda_list(FILE *out);
-/* The L2 of the CUDA device called name (0: none): NVIDIA's OpenCL
- * reports its L1s as the global memory cache. */
+/* The L2 of the CUDA device called name (0: none), for NVIDIA's OpenCL
+ * devices, whose global memory cache is reported smaller (device_info.c). */
 unsigned long long device_info_cuda_l2(const char *name);
 
 #ifdef __cplusplus
