@@ -147,7 +147,8 @@ static prism_status open_device(prism_context *ctx, prism__cuda_ctx *c,
   snprintf(info->device_name, sizeof info->device_name, "%s", prop.name);
   snprintf(info->platform_name, sizeof info->platform_name, "CUDA %s", rt);
   info->is_cpu = 0;
-  info->type_mask = (1u << PRISM_TYPE_COUNT) - 1u; // all types, f64 and u8
+  info->type_mask = (1u << PRISM_TYPE_COUNT) - 1u;     // all types, f64 and u8
+  snprintf(info->policy, sizeof info->policy, "cuda"); // tuning.cuh's
   return PRISM_OK;
 }
 

@@ -299,6 +299,7 @@ static prism_status select_locked(prism_context *ctx,
            cl->platform_name);
   info->is_cpu = cl->facts.is_cpu;
   info->type_mask = type_mask(cl->device, ext);
+  snprintf(info->policy, sizeof info->policy, "%s", cl->policy.name);
   return PRISM_OK;
 }
 

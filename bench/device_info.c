@@ -33,23 +33,16 @@ static int is_pocl(const device_info *info) {
          strstr(info->platform_version, "PoCL") != NULL;
 }
 
-/* The OpenCL backend's rule (backend_opencl/tuning.c): PRISM_OPENCL_POLICY
- * when set, else "gpu" for GPU devices and "cpu" for all others. */
-static void opencl_policy(device_info *info) {
+/* The tuning policy, as the context reports it, and whether the
+ * environment forced it. */
+static void policy(prism_context *ctx, device_info *info) {
   const char *force = getenv("PRISM_OPENCL_POLICY");
-  if (force && *force) {
-    snprintf(info->policy, sizeof info->policy, "%s", force);
-    for (char *p = info->policy; *p; p++)
-      *p = (char)tolower((unsigned char)*p);
-    snprintf(info->policy_source, sizeof info->policy_source,
-             "PRISM_OPENCL_POLICY");
-    return;
-  }
-  snprintf(info->policy, sizeof info->policy, "%s",
-           info->is_gpu ? "gpu" : "cpu");
-  snprintf(info->policy_source, sizeof info->policy_source,
-           "inferred: device type %s",
-           info->is_gpu ? "GPU" : (info->is_cpu ? "CPU" : "not GPU"));
+  int forced =
+      prism_context_backend(ctx) == PRISM_BACKEND_OPENCL && force && *force;
+  snprintf(info->policy, sizeof info->policy, "%s", prism_context_policy(ctx));
+  snprintf(info->policy_source, sizeof info->policy_source, "%s",
+           forced ? "prism_context_policy, forced by PRISM_OPENCL_POLICY"
+                  : "prism_context_policy");
 }
 
 /* NVIDIA's OpenCL gives less than the L2 as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE
@@ -91,15 +84,13 @@ void device_info_fill(prism_context *ctx, int device, device_info *info) {
       if (model[0])
         snprintf(info->full_name, sizeof info->full_name, "%s", model);
     }
-    opencl_policy(info);
+    policy(ctx, info);
   } else if (backend == PRISM_BACKEND_CUDA) {
     info->is_gpu = 1;
 #ifdef PRISM_BENCH_HAVE_CUDA
     device_info_cuda(device, info);
 #endif
-    snprintf(info->policy, sizeof info->policy, "fixed");
-    snprintf(info->policy_source, sizeof info->policy_source,
-             "compile-time constants (backend_cuda/tuning.cuh)");
+    policy(ctx, info);
   }
 }
 

@@ -39,10 +39,8 @@ typedef struct device_info {
   unsigned long long cache_bytes;          /* last-level cache; 0 unknown */
   char cache_source[64];                   /* which query gave cache_bytes */
   int is_cpu, is_gpu;
-  /* The tuning policy: OpenCL "gpu" or "cpu", CUDA "fixed". prism.h has
-   * no accessor, so the bench infers it by the backend's rule (tuning.c:
-   * PRISM_OPENCL_POLICY, else gpu for GPU devices) and says so in
-   * policy_source. */
+  /* The tuning policy (prism_context_policy): OpenCL "gpu" or "cpu",
+   * CUDA "cuda"; policy_source says whether the environment forced it. */
   char policy[16];
   char policy_source[128];
 } device_info;

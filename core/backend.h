@@ -41,6 +41,7 @@ typedef struct prism__device_info {
   char platform_name[256];
   int is_cpu;
   unsigned type_mask; /* bit (1u << prism_type) set when supported */
+  char policy[16];    /* the tuning policy taken (prism_context_policy) */
 } prism__device_info;
 
 typedef struct prism__reduce_args {

@@ -165,6 +165,10 @@ const char *prism_context_platform_name(const prism_context *ctx) {
   return prism__live_context(ctx) ? ctx->info.platform_name : "";
 }
 
+const char *prism_context_policy(const prism_context *ctx) {
+  return prism__live_context(ctx) ? ctx->info.policy : "";
+}
+
 int prism_context_is_cpu(const prism_context *ctx) {
   return prism__live_context(ctx) ? ctx->info.is_cpu : 0;
 }

@@ -239,6 +239,12 @@ PRISM_API const char *prism_context_device_name(const prism_context *ctx);
 /** Platform name: the OpenCL platform's, or "CUDA <runtime version>". */
 PRISM_API const char *prism_context_platform_name(const prism_context *ctx);
 
+/** The tuning policy the context runs with: for OpenCL "gpu" (look-back
+ * shapes) or "cpu" (long contiguous runs per work-item), chosen by device
+ * type or by PRISM_OPENCL_POLICY; for CUDA "cuda". "" for NULL or a
+ * destroyed context. */
+PRISM_API const char *prism_context_policy(const prism_context *ctx);
+
 /** 1 if the device is a CPU (OpenCL devices of type CPU), else 0. */
 PRISM_API int prism_context_is_cpu(const prism_context *ctx);
 

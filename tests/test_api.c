@@ -252,6 +252,13 @@ Test(api, context_reports_device) {
   cr_assert(!prism_context_supports(ctx, (prism_type)99));
   prism_backend kind = prism_context_backend(ctx);
   cr_assert(kind == PRISM_BACKEND_CUDA || kind == PRISM_BACKEND_OPENCL);
+  const char *policy = prism_context_policy(ctx);
+  if (kind == PRISM_BACKEND_CUDA)
+    cr_assert_str_eq(policy, "cuda");
+  else
+    cr_assert(strcmp(policy, "gpu") == 0 || strcmp(policy, "cpu") == 0,
+              "policy '%s'", policy);
+  cr_assert_str_eq(prism_context_policy(NULL), "");
   HARNESS_OK(ctx, prism_context_finish(ctx));
   prism_context_destroy(ctx);
 }

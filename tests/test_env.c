@@ -218,6 +218,8 @@ Test(env, opencl_policy_ignores_case) {
       cr_skip_test("no OpenCL device here: %s", prism_last_error());
     cr_assert_eq(st, PRISM_OK, "PRISM_OPENCL_POLICY=%s: %s", names[i],
                  prism_last_error());
+    cr_assert_str_eq(prism_context_policy(ctx), i == 0 ? "gpu" : "cpu",
+                     "the context takes the policy asked for");
     prism_context_destroy(ctx);
   }
   setenv("PRISM_OPENCL_POLICY", "GPUs", 1);
