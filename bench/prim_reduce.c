@@ -1,5 +1,7 @@
 /* reduce: prism_reduce, which returns its result to the host, so every call
- * already waits for the device. Moves n elements (one read of the input). */
+ * already waits for the device; and reduce-device, prism_reduce_to_buffer,
+ * which leaves it in a device buffer and is queued, as CUB's reduce is.
+ * Both move n elements (one read of the input). */
 #include "host_ref.h"
 #include "primitive.h"
 
@@ -9,6 +11,7 @@
 typedef struct reduce_state {
   prism_context *ctx;
   prism_buffer *in;
+  prism_buffer *out; /* reduce-device: the result's buffer */
   bench_case c;
   union {
     int64_t i;
@@ -54,7 +57,33 @@ static prism_status reduce_read_result(void *state, void *result) {
 static void reduce_teardown(void *state) {
   reduce_state *s = state;
   prism_buffer_destroy(s->in);
+  prism_buffer_destroy(s->out);
   free(s);
+}
+
+static prism_status reduce_device_setup(prism_context *ctx, const bench_case *c,
+                                        void **state) {
+  prism_status st = reduce_setup(ctx, c, state);
+  if (st != PRISM_OK)
+    return st;
+  reduce_state *s = *state;
+  if ((st = prism_buffer_create(ctx, prism_type_size(c->type), &s->out)) !=
+      PRISM_OK) {
+    reduce_teardown(s);
+    *state = NULL;
+  }
+  return st;
+}
+
+static prism_status reduce_device_run(void *state) {
+  reduce_state *s = state;
+  return prism_reduce_to_buffer(s->ctx, s->c.type, s->c.op, s->in, s->c.n,
+                                s->out);
+}
+
+static prism_status reduce_device_read_result(void *state, void *result) {
+  reduce_state *s = state;
+  return prism_buffer_read(s->out, 0, result, prism_type_size(s->c.type));
 }
 
 static int reduce_check(const bench_case *c, const void *result, char *msg,
@@ -76,6 +105,21 @@ const bench_primitive bench_reduce = {
     .setup = reduce_setup,
     .run = reduce_run,
     .read_result = reduce_read_result,
+    .teardown = reduce_teardown,
+    .check = reduce_check,
+    .serial = reduce_serial,
+    .cub = CUB_REF_REDUCE,
+};
+
+const bench_primitive bench_reduce_device = {
+    .name = "reduce-device",
+    .uses = BENCH_USES_OP,
+    .skip = bench_skip_u8,
+    .result_bytes = reduce_result_bytes,
+    .bytes_moved = reduce_bytes_moved,
+    .setup = reduce_device_setup,
+    .run = reduce_device_run,
+    .read_result = reduce_device_read_result,
     .teardown = reduce_teardown,
     .check = reduce_check,
     .serial = reduce_serial,

@@ -117,6 +117,7 @@ typedef struct bench_primitive {
 } bench_primitive;
 
 extern const bench_primitive bench_reduce;
+extern const bench_primitive bench_reduce_device;
 extern const bench_primitive bench_scan;
 extern const bench_primitive bench_sort;
 extern const bench_primitive bench_histogram;
