@@ -98,48 +98,70 @@
 #endif
 
 /*
+ * No function here takes or returns a vector by value, builtins included:
+ * a 512-bit vector (float16, double8, ...) passed that way changes the
+ * x86-64 calling convention with AVX-512, and on CPUs without it clang
+ * warns so (-Wpsabi), which PoCL prints on the user's stderr. So the
+ * operator is written with operators (?: for min and max, x != x for NaN,
+ * the sign bit through as_int/as_long), and the vector helpers are macros
+ * or take vectors by address.
+ */
+#if T_IS_FLOAT
+/* T's bits as signed integers of its width, for the sign bit: AS_SBITS on
+ * a scalar, AS_VSBITS on a vector of PRISM_VEC lanes. */
+#if T_BYTES == 4
+#define T_SBITS int
+#else
+#define T_SBITS long
+#endif
+#define AS_SBITS PRISM_CAT(as_, T_SBITS)
+#define AS_VSBITS PRISM_CAT(as_, PRISM_CAT(T_SBITS, PRISM_VEC))
+#endif
+
+/*
  * The operator, as one expression that works on scalars and on vectors
  * alike (OpenCL C's ?: selects per component when the condition is a
- * vector). Float MIN/MAX: a NaN operand wins (a + b is then NaN), and among
- * equal operands the one with the sign bit is the smaller, so -0.0 < +0.0.
- * Together these make min and max exact and independent of order.
+ * vector); AS_BITS is AS_SBITS or AS_VSBITS. Float MIN/MAX: a NaN operand
+ * wins (a + b is then NaN), and among equal operands the one with the sign
+ * bit is the smaller, so -0.0 < +0.0. Together these make min and max exact
+ * and independent of order. Integer MIN/MAX pick as OpenCL C's min and max.
  */
 #if defined(PRISM_OP_SUM)
-#define PRISM_OP_EXPR(a, b) ((a) + (b))
+#define PRISM_OP_EXPR(a, b, AS_BITS) ((a) + (b))
 #elif T_IS_FLOAT
 #define PRISM_FLOAT_PICK(a, b, a_wins)                                         \
-  ((isnan(a) | isnan(b)) ? (a) + (b) : (a_wins) ? (a) : (b))
+  ((((a) != (a)) | ((b) != (b))) ? (a) + (b) : (a_wins) ? (a) : (b))
 #if defined(PRISM_OP_MIN)
-#define PRISM_OP_EXPR(a, b)                                                    \
-  PRISM_FLOAT_PICK(a, b, ((a) < (b)) | (((a) == (b)) & signbit(a)))
+#define PRISM_OP_EXPR(a, b, AS_BITS)                                           \
+  PRISM_FLOAT_PICK(a, b, ((a) < (b)) | (((a) == (b)) & (AS_BITS(a) < 0)))
 #else
-#define PRISM_OP_EXPR(a, b)                                                    \
-  PRISM_FLOAT_PICK(a, b, ((a) > (b)) | (((a) == (b)) & signbit(b)))
+#define PRISM_OP_EXPR(a, b, AS_BITS)                                           \
+  PRISM_FLOAT_PICK(a, b, ((a) > (b)) | (((a) == (b)) & (AS_BITS(b) < 0)))
 #endif
 #elif defined(PRISM_OP_MIN)
-#define PRISM_OP_EXPR(a, b) min(a, b)
+#define PRISM_OP_EXPR(a, b, AS_BITS) ((b) < (a) ? (b) : (a))
 #else
-#define PRISM_OP_EXPR(a, b) max(a, b)
+#define PRISM_OP_EXPR(a, b, AS_BITS) ((a) < (b) ? (b) : (a))
 #endif
 
 T op(T a, T b) {
-  return PRISM_OP_EXPR(a, b);
+  return PRISM_OP_EXPR(a, b, AS_SBITS);
 }
 
+/* opv(a, b): op on vectors. reduce_lanes(v): the lanes of v folded with
+ * op, lowest lane leftmost. Macros that evaluate their arguments more than
+ * once: pass variables. */
 #if PRISM_VEC > 1
-VT opv(VT a, VT b) {
-  return PRISM_OP_EXPR(a, b);
-}
-
-/* Fold the lanes of a vector, lowest lane leftmost. */
-T reduce_lanes(VT v) {
-  T lanes[PRISM_VEC];
-  PRISM_CAT(vstore, PRISM_VEC)(v, 0, lanes);
-  T x = lanes[0];
-  for (int i = 1; i < PRISM_VEC; i++)
-    x = op(x, lanes[i]);
-  return x;
-}
+#define opv(a, b) PRISM_OP_EXPR(a, b, AS_VSBITS)
+#define FOLD_LANES_4(x, v, i, j, k, l)                                          \
+  op(op(op(op(x, (v).i), (v).j), (v).k), (v).l)
+#define REDUCE_LANES_2(v) op((v).s0, (v).s1)
+#define REDUCE_LANES_4(v) op(op(REDUCE_LANES_2(v), (v).s2), (v).s3)
+#define REDUCE_LANES_8(v) FOLD_LANES_4(REDUCE_LANES_4(v), v, s4, s5, s6, s7)
+#define REDUCE_LANES_16(v)                                                     \
+  FOLD_LANES_4(FOLD_LANES_4(REDUCE_LANES_8(v), v, s8, s9, sa, sb), v, sc, sd,  \
+               se, sf)
+#define reduce_lanes(v) PRISM_CAT(REDUCE_LANES_, PRISM_VEC)(v)
 #else
 #define opv op
 #define reduce_lanes(v) (v)
@@ -162,8 +184,10 @@ T reduce_lanes(VT v) {
  */
 T fold_vectors(__global const T *p, ulong first, ulong end, ulong step) {
   VT acc = (VT)(IDENTITY);
-  for (ulong v = first; v < end; v += step)
-    acc = opv(acc, LOAD_VEC(p, v));
+  for (ulong v = first; v < end; v += step) {
+    const VT x = LOAD_VEC(p, v);
+    acc = opv(acc, x);
+  }
   return reduce_lanes(acc);
 }
 

@@ -39,21 +39,28 @@
 #error "scan_chunks.cl: PRISM_VEC must be 1, 2, 4, 8 or 16"
 #endif
 
-/* Inclusive scan across the lanes of v (log2(PRISM_VEC) shift-op steps). */
-VT scan_lanes(VT v) {
+/* Inclusive scan across the lanes of *v, in place (log2(PRISM_VEC)
+ * shift-op steps). v by address: no function takes a vector by value (see
+ * common.cl). */
+void scan_lanes(VT *v) {
+  VT x = *v;
 #if PRISM_VEC >= 2
-  v = opv(SHIFT_1(v, IDENTITY), v);
+  const VT by_1 = SHIFT_1(x, IDENTITY);
+  x = opv(by_1, x);
 #endif
 #if PRISM_VEC >= 4
-  v = opv(SHIFT_2(v, IDENTITY), v);
+  const VT by_2 = SHIFT_2(x, IDENTITY);
+  x = opv(by_2, x);
 #endif
 #if PRISM_VEC >= 8
-  v = opv(SHIFT_4(v, IDENTITY), v);
+  const VT by_4 = SHIFT_4(x, IDENTITY);
+  x = opv(by_4, x);
 #endif
 #if PRISM_VEC >= 16
-  v = opv(SHIFT_8(v, IDENTITY), v);
+  const VT by_8 = SHIFT_8(x, IDENTITY);
+  x = opv(by_8, x);
 #endif
-  return v;
+  *v = x;
 }
 
 /*
@@ -113,7 +120,10 @@ scan_chunks(__global const T *in, __global T *out, ulong n, ulong chunk,
   const ulong vec_end = first + (end - first) / PRISM_VEC * PRISM_VEC;
   T carry = has_prefix ? SCRATCH(T, scratch, sums_offset)[g] : IDENTITY;
   for (ulong v = first / PRISM_VEC; v < vec_end / PRISM_VEC; v++) {
-    const VT inclusive = opv((VT)(carry), scan_lanes(LOAD_VEC(in, v)));
+    VT lanes = LOAD_VEC(in, v);
+    scan_lanes(&lanes);
+    const VT carried = (VT)(carry);
+    const VT inclusive = opv(carried, lanes);
     STORE_VEC(out, v, exclusive ? SHIFT_1(inclusive, carry) : inclusive);
     carry = LAST_LANE(inclusive);
   }
