@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Breadth-first search, direction-optimising (Beamer et al. 2012): top-down
  * steps over frontier queues while the frontier is small, bottom-up steps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * BFS: the step protocol and its state, shared by the persistent kernel and
  * the one-step-per-launch kernels (kernels_cl/bfs.cl has the same layout,

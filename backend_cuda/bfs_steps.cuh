@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * BFS: the work of one step (bfs_state.cuh says which), done by every warp
  * of the grid over its share; bfs.cu wraps it in kernels. The OpenCL port

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Warp and block collectives: reduce and exclusive scan over one value per
  * thread, with an Op from ops.cuh. Warps exchange through shuffles; blocks

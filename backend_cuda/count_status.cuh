@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tile status of the stream compaction's look-back: how many elements each
  * tile keeps, and how many all tiles up to it keep (select.cu). The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CUDA backend's vtable: probing, contexts, finish, and the shared error
  * helpers. Memory entry points live in memory.cu, primitives in reduce.cu,

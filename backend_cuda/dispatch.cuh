@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * From the run-time (type, op) of a call to a template instantiation: one
  * switch here, so each primitive writes its host driver once as a template

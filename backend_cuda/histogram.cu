@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Histograms (prism_histogram_even, prism_histogram_range): the samples
  * counted per bin, each sample's bin computed exactly as core mapped it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Device memory: allocation, host <-> device copies, fills, device copies.
  * Everything is queued on the context's stream; write and read wait for it,

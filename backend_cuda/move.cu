@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Gather (out[i] = in[idx[i]]) and scatter (out[idx[i]] = in[i]): one
  * kernel, move_elements, instantiated per element bits (uint32_t /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Operators of reduce and scan, per element type: identity and combine.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Keys as the radix sort sees them. A key travels as its raw bits (K =
  * uint32_t or uint64_t), so NaN payloads and -0.0 come out exactly as they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Stable ranking of a tile of keys by one digit: where each key goes when
  * the tile is reordered by digit, keys of one digit keeping their order.

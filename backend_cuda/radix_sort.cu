@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Stable LSD radix sort of keys, or of (key, value) pairs: Onesweep
  * (Adinets & Merrill 2022). One upsweep counts the digits of every pass at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Per-digit look-back status of the onesweep pass (Adinets & Merrill 2022),
  * the radix sort's counterpart of tile_status.cuh.

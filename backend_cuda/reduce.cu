@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reduce: a fixed grid of blocks each reduces a grid-strided share of the
  * input to one partial (reduce_partials), then one block reduces the

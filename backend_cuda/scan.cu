@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Inclusive and exclusive scan: a single pass with decoupled look-back
  * (Merrill & Garland 2016), which reads and writes each element once (~2n

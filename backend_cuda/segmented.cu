@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Segmented scan (by head flags or by offsets) and segmented reduce (by
  * offsets). kernels_cl/segmented.cl is the OpenCL port: same phases, same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The segmented operator, its warp and block scans, and the tile status and
  * look-back of the segmented kernels (segmented.cu).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Stream compaction: select_flagged, select_if, partition_flagged,
  * partition_if and unique. One single pass with decoupled look-back over

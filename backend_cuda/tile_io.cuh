@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tile loads and stores in "blocked" order: thread t of a block owns ITEMS
  * consecutive elements [t * ITEMS, (t + 1) * ITEMS) of the tile, which the

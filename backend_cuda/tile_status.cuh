@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tile status for the decoupled look-back scan (Merrill & Garland 2016), and
  * the look-back itself.

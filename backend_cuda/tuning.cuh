@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tuning: the constants of every kernel, as plain data apart from the
  * algorithms. A policy is chosen per element type at compile time; the part

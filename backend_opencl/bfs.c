@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bfs: direction-optimising breadth-first search (kernels_cl/bfs.cl says
  * what each step does). bfs_init seeds the search; then the steps run

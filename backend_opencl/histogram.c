@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * histogram: counts per bin (kernels_cl/histogram.cl). One strategy per
  * call, chosen by the device policy, the sample size and the bin count:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gather / scatter: move_elements, one element per work-item, in launches
  * of at most policy.move_launch positions with a ulong base, so n may pass

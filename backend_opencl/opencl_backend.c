@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The OpenCL backend's vtable: contexts, memory, and error mapping. */
 #include "opencl_internal.h"
 

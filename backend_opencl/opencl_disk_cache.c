@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * On-disk cache of built program binaries. Tests and short scripts create
  * many short-lived contexts, and a build from source costs up to a second

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* OpenCL error codes by name, and failures reported with them. */
 #include "opencl_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * State and helpers shared by the OpenCL backend's files.
  *

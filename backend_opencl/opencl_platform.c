@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Platform and device discovery, the platform choice, device facts. */
 #include "opencl_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Programs: embedded sources specialised by -D options, built on first use
  * per context (from the disk cache when it has them, from source when it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The embedded OpenCL C sources: lookup by name, and what is built ahead
  * of each. */
 #include "opencl_internal.h"

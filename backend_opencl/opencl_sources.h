@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The OpenCL C sources embedded at build time (cmake/embed_cl.cmake turns
  * each kernels_cl/ file into the table below), so the library needs no files at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce: reduce_partials (a fixed number of work-groups, one partial
  * each) then reduce_final (one work-group) and one small blocking read.

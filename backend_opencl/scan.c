@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scan: two strategies, chosen by the device policy.
  * - Look-back (GPUs): scan_init + scan_lookback, one pass over the data

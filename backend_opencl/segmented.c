@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * segmented: scan by head flags, scan by offsets, reduce by offsets, all
  * in kernels_cl/segmented.cl (which holds the design). The device policy

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * select: stream compaction (select_flagged, select_if, partitions,
  * unique), two strategies chosen by the device policy (kernels_cl/select.cl

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sort: stable LSD radix sort, PRISM_RADIX_BITS per pass over the key's
  * image bits [begin_bit, end_bit). Three strategies, chosen by the device

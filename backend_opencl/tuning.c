@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Device policies: the constants, and fitting them to a device. */
 #include "env.h"
 #include "tuning.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tuning policies of the OpenCL backend: one struct of named constants per
  * device kind, chosen and fitted to the device at context creation. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bfs: prism_bfs timed on graphs, in TEPS as Graph500 counts them (bfs.h).
  *

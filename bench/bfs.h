@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bfs in prism-bench: prism_bfs on graphs instead of arrays, in TEPS as
  * Graph500 counts them. Its loop (bfs.c, the primitive table's bench_bfs)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The naive top-down BFS (bfs_naive.h): the baseline of prism's BFS on
  * NVIDIA devices, in its textbook form (levels int32, two frontier queues,

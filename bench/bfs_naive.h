@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The naive top-down BFS on CUDA: the baseline prism's BFS is measured
  * against on NVIDIA devices. It is the textbook GPU BFS, written as a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Writes OUTPUT, a header that defines PRISM_BENCH_COMMIT as
 # `git describe --always --dirty` of SOURCE_DIR ("unknown" without git or
 # outside a checkout). Run at every build (a result names the commit it was

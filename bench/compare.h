@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * `prism-bench compare A.json B.json ... [--svg FILE] [--output FILE]
  * [--base LABEL]`: results written with --json (other machines, other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What `prism-bench compare` reads out of its files (compare.c) and draws
  * (compare_plot.c): series, and rows matched across them.

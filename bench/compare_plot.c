@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare's charts: its matched rows regrouped as plot_svg.h wants them. */
 #include "compare_data.h"
 #include "plot_svg.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the CUB reference files share (cub_ref.cu: reduce, scan, sort;
  * cub_more.cu: histograms, compaction, segmented, with their launchers in

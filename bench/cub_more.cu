@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CUB reference for histograms, compaction and segmented reduce and scan:
  * the same host data as prism, uploaded here, then timed by timing.c's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The CUB reference for histograms, compaction and segmented primitives
  * (cub_more.cu runs it) in three files, one per family, so that the

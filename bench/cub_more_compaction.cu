@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CUB reference, compaction: DeviceSelect::If, Flagged and Unique, and
  * DevicePartition::If (the job: cub_more.cuh).

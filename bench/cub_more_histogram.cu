@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CUB reference, histograms: DeviceHistogram::HistogramEven and
  * HistogramRange (the job: cub_more.cuh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CUB reference, segmented: DeviceSegmentedReduce and DeviceScan::*ByKey
  * (the job: cub_more.cuh).

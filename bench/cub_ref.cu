@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CUB reference: cub::DeviceReduce, cub::DeviceScan and
  * cub::DeviceRadixSort on the same data as prism, timed by timing.c's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CUB as the reference on NVIDIA devices: the same host data, uploaded by
  * cub_ref itself with cudaMalloc/cudaMemcpy, timed the same way as prism

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What prism-bench tells about a device beyond prism's own accessors: the
  * full name, driver and runtime versions, the last-level cache (which says

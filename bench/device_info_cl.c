@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* device_info.h for OpenCL: the bench asks the ICD loader itself. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include "device_info.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* device_info.h for CUDA: the runtime's and the driver's versions and the
  * device's properties, asked of the CUDA runtime. */
 #include "device_info.h"

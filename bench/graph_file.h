@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * --graph files: checked when the options are read (a path that cannot be
  * read fails before any device work), and gzip-compressed ones (as SNAP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "host_more.h"
 
 #include "host_ref.h"

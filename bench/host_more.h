@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The host side of the histogram, compaction and segmented rows: their
  * seeded input data, their serial C versions (timed as the reference on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The host side of prism-bench: seeded input data, the serial C version of
  * each primitive (timed as the reference on CPU devices), and the checks that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The host side of sort: the serial qsort reference and the check (see
  * host_ref.h). Both order keys by key_order.h's image, the definition the
  * library's kernels use. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A small JSON reader for `prism-bench compare`: the whole text parsed
  * into a tree (RFC 8259; strings decoded to UTF-8, numbers as doubles),

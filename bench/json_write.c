@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "json_write.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A tiny JSON emitter for the report: values written in order, commas and
  * indentation kept by the writer, strings escaped (RFC 8259), numbers that

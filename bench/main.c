@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prism-bench: times prism's primitives on one or more devices, verifies
  * every result against serial C, and sets each time beside references

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * One device's measurements: its copy bandwidth, then each case of each
  * primitive with the references that belong beside it (serial C on CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What a result needs to be compared later, on another machine: prism's
  * version and commit, the host, the date, the command line. The devices'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command line of prism-bench. */
 #ifndef PRISM_BENCH_OPTIONS_H
 #define PRISM_BENCH_OPTIONS_H

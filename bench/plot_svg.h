@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Throughput against size as SVG, written by hand (no dependency): one
  * chart per primitive, variant and type, n on a log2 axis, G elements/s on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* histogram: prism_histogram_even over host_histogram_bounds (the whole
  * value range of 8- and 32-bit integers, so that uniform samples are
  * uniform over the bins); histogram-range: prism_histogram_range over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gather and scatter: prism_gather (out[i] = in[idx[i]]) and prism_scatter
  * (out[idx[i]] = in[i]) of 4- or 8-byte elements (the element type only
  * sets the size), with u32 indices that are a random permutation of

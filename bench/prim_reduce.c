@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reduce: prism_reduce, which returns its result to the host, so every call
  * already waits for the device; and reduce-device, prism_reduce_to_buffer,
  * which leaves it in a device buffer and is queued, as CUB's reduce is.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scan: prism_scan from one buffer into another (not in place, so every
  * call sees the same input). Queued; moves 2n elements (read n, write n). */
 #include "host_ref.h"

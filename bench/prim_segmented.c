@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Segmented rows over the same segment layout (host_segment_offsets):
  * lengths vary at random around --segment, or with `skew` one segment holds
  * half the data. Every segment is non-empty, so CUB's identities (the

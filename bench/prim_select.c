@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stream compaction, timed in the form a user who chains primitives calls
  * it: the count goes to an 8-byte device buffer (count_out) and count is
  * NULL, so every call is queued; CUB's num_selected_out stays on the device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sort: prism_sort_keys, or prism_sort_pairs with values that are each
  * key's input index (4 or 8 bytes), out of place: keys_in (and values_in)
  * are left unchanged, so every call sorts the same input. Queued. Moves

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The primitive table of prism-bench. Each primitive is one struct of
  * functions (set up, run, read back, check, its serial C version, its CUB

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "primitive.h"
 
 #include <string.h>

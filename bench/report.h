@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prism-bench output: a fixed-width table for people, CSV and JSON for
  * scripts and for `prism-bench compare`. Rows are printed as they are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The report as CSV: one header line, one line per row. The run's
  * metadata and each device come first, the notes last, as lines that start

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the report's formats share (report_table.c, report_csv.c,
  * report_json.c): the derived numbers of a row, its variant label, units,

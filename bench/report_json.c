@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The report as JSON, which `prism-bench compare` reads back:
  *   {"meta": {prism_version, commit, host, date, command, reps, ratio,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The report as a fixed-width table for people (report_format.h). */
 #include "report_format.h"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Tests of prism-bench itself, run by CTest (bench/CMakeLists.txt):
 #   test-bench.sh json  BENCH DIR HAVE_ZLIB (1 or 0)
 #     two tiny runs to JSON (PoCL on CI), each checked to parse; compare of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Timing for prism-bench: one method for every row, prism or reference.
  *

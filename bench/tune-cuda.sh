@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Sweep the CUDA backend's tuning constants on a GPU machine: one full build
 # (build-tune/base), then per variant only the CUDA backend's sources are
 # recompiled with the variant's -D flags and libprism relinked into

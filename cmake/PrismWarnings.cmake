@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # prism_warnings(target): strict warnings for prism's own C code; errors too
 # when PRISM_WERROR is on (CI builds).
 function(prism_warnings target)

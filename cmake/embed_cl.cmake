@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Embed OpenCL C sources into a C file, each as a byte array with its size
 # and SHA-256, plus a table the backend looks sources up in by file name.
 # Run as a script, so no host tool needs building:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The backend vtable: what a backend provides to core.
  *

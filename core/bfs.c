@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* BFS: validate the graph, source, buffers and options, then the backend. */
 #include "check.h"
 #include "error.h"

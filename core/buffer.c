@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Buffers: device memory that remembers its context. */
 #include "check.h"
 #include "error.h"

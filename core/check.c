@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Argument checks shared by the public entry points. */
 #include "check.h"
 #include "error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Argument checks shared by the public entry points. Each returns PRISM_OK
  * or records a message naming the function and the argument, and returns

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Context creation (backend choice), destruction and accessors. */
 #include "context.h"
 #include "env.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The context and buffer objects, private to core.
  *

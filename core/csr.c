@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host CSR: the checks every graph passes, allocation and release. */
 #include "csr.h"
 #include "error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Host CSR helpers shared by the checks, the loaders and the generators.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Backend and device choice from the environment. */
 #include "env.h"
 #include "error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #ifndef PRISM_CORE_ENV_H
 #define PRISM_CORE_ENV_H
 

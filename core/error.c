@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Failure messages: per context, or thread-local before a context exists. */
 #include "context.h"
 #include "error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Device graphs: a host CSR is validated (prism_csr_validate's rules) and
  * copied into buffers of the context. A directed graph also gets its

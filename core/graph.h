@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The device graph object, private to core: the CSR (and, for a directed
  * graph, its transpose) in buffers of the graph's context.

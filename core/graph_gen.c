@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Graph generators: RMAT / Kronecker as Graph500 specifies it, 2-D grid,
  * path and star. All are undirected with each row sorted by neighbour.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Graph files: Matrix Market and SNAP-style edge lists into a host CSR, and
  * a CSR out as Matrix Market.

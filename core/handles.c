@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The registry of live handles and the one-thread-per-context guard. */
 #include "handles.h"
 #include "error.h"

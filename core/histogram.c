@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Histograms: validate, precompute the bin mapping (prism__histogram_args),
  * answer n = 0 by zeroing the counters, route to the backend.

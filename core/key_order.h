@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The order-preserving map from a sort key's bits to an unsigned integer of
  * the same width (its "image"): keys compare as their images compare. One

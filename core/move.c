@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Gather and scatter: validate, handle n = 0, route to the backend. */
 #include "check.h"
 #include "error.h"

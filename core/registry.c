@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backends built into this library and how they are probed. */
 #include "context.h"
 #include "error.h"

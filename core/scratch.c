@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-context scratch pool: one allocation, grown on demand, within
  * the context's limit; and the calls that show, cap and release it. */
 #include "context.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Segmented scan and reduce: validate, handle the no-op cases, route to the
  * backend, report the first bad segment of a checked call. */
 #include "check.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "prism.h"
 
 const char *prism_version(void) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target: prism_csr_validate on a CSR decoded from the bytes, against
  * a plain reference check, then for a valid CSR a save and load round

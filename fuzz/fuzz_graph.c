@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The checks the fuzz targets share (fuzz_graph.h says what each
  * promises). */
 #define _POSIX_C_SOURCE 200809L /* fmemopen, open_memstream */

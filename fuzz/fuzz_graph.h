@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the fuzz targets share: the libFuzzer entry point, a check that
  * aborts (so the fuzzer keeps the input), input bytes as load options,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target: prism_csr_load with the default options (format AUTO), the
  * input being the whole file. Besides the promises of every load

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target: the edge-list loader forced. The first byte picks the
  * options (fuzz_options: symmetrize, index_base, small limits; '@' is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target: the Matrix Market loader forced. The first byte picks the
  * options (fuzz_options: symmetrize, small limits; '@' is the defaults),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A main() for the fuzz targets in builds without libFuzzer: every file of
  * the directories (or the files) named on the command line goes through

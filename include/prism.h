@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prism: data-parallel primitives on GPUs and other OpenCL devices.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bfs.cl: breadth-first search, direction-optimising (Beamer et al.
  * 2012). The port of backend_cuda/bfs*.cu*: the same step protocol, state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * histogram.cl: samples counted per bin (prism_histogram_even,
  * prism_histogram_range), each sample's bin computed exactly as core mapped

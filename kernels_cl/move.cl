@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * move.cl: gather (out[i] = in[idx[i]]) and scatter (out[idx[i]] = in[i]).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce.cl: reduce n elements with op in two launches (one for small n).
  *

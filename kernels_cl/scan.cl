@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scan.cl: single-pass scan with decoupled look-back (Merrill & Garland
  * 2016), for devices whose running work-groups make progress (GPUs).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * scan_chunks.cl: reduce-then-scan with few work-items and long contiguous
  * runs, for CPUs (PoCL) and any device where look-back is not safe.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * segmented.cl: segmented scan (by head flags or by offsets) and segmented
  * reduce (by offsets). The same design as backend_cuda/segmented.cu, phase

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * select.cl: stream compaction (select_flagged, select_if, partitions,
  * unique), the port of backend_cuda/select.cu, in two shapes chosen by the

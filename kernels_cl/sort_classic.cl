@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sort_classic.cl: one radix pass as count, scan, scatter, for CPUs
  * (PoCL) and wherever look-back is not safe. No promise about which

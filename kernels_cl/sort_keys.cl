@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sort_keys.cl: built ahead of every sort_*.cl file (after common.cl and
  * key_order.h): keys, values, digits, and the work-group pieces the sort

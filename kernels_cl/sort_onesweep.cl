@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sort_onesweep.cl: one radix pass in one launch (Onesweep, Adinets &
  * Merrill 2022), for devices whose running work-groups make progress

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sort_single.cl: the whole sort by one work-group in one launch, for
  * small n (a thousand keys cost one launch, not four per pass).

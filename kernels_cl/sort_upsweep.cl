@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sort_upsweep.cl: every pass's digit histogram in one read of the keys,
  * then each pass's digit starts (the onesweep path's upsweep).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # Shared by scripts/bench-quick, scripts/test and the other scripts
 # (sourced, not run): install the Debian packages prism needs when they are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The shared test main() and helpers. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"

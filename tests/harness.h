@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What every suite shares: a main() that reports the whole binary as
  * skipped (exit code 77, CTest's SKIP_RETURN_CODE) when the backend named by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Serial BFS, its Graph500-style validator, and the named test graphs. */
 #include "ref_bfs.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Serial reference for BFS: a plain queue BFS over a host CSR, a
  * Graph500-style validator of a (levels, parents) pair, and the named

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Serial reference: histograms (see ref_histogram.h). */
 #include "ref_histogram.h"
 

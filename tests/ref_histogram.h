@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Serial reference: histograms, computed straight from prism.h's
  * definitions, independent of how the backends map samples to bins.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Serial reference: segmented scans and reduce. */
 #include "ref_segmented.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Serial reference of the segmented scans and the segmented reduce, built
  * on ref_scan (reference.h) one segment at a time, so float sums carry the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Serial reference: stream compaction. */
 #include "ref_select.h"
 

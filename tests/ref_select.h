@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Serial reference of the stream compaction primitives: which elements are
  * kept, decided one at a time with C's own comparisons (so floats follow

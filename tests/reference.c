@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Serial reference implementations and comparisons. */
 #include "reference.h"
 

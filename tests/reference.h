@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Serial C reference for every primitive, and the comparisons the suites
  * use. Semantics are prism.h's: integer sums wrap modulo 2^bits; min/max

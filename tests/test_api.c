@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bad input: every misuse gets its status and a message naming the argument,
  * nothing is written outside the caller's buffers, and the context keeps
  * working afterwards. */

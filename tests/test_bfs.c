@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prism_graph_create and prism_bfs against the serial reference
  * (tests/ref_bfs.h): levels equal the serial BFS exactly, parents pass the

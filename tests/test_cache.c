@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The OpenCL disk cache of program binaries when things go wrong: a FIFO
  * where an entry belongs, an entry holding another program's binary, a

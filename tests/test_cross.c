@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every backend and OpenCL platform present gives the same answers: each
  * is compared with the first one opened, on the shared vectors. Skipped
  * (exit 77) where fewer than two are present. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Backend choice from the environment and from explicit options. Runs
  * whether or not any device is present. */
 #define _POSIX_C_SOURCE 200809L

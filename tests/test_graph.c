@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Host graphs, no device needed: CSR validation, the generators, the
  * Matrix Market and edge-list loaders (round trips and malformed files),

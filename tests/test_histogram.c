@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prism_histogram_even and prism_histogram_range against the serial
  * reference: every sample type and both counter types, bin counts from 1
  * to 65,536 (and 2^20 and more for the wide paths), sizes around tile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* More than 2^31 elements: 64-bit offsets everywhere they are needed. Needs
  * about 9 GB of device memory, so it runs only with PRISM_TEST_LARGE=1 (on
  * a GPU); otherwise each test is skipped and says so. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The misuse walk: every public entry point that takes device buffers, put
  * through each kind of bad argument in turn, from a table that says what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prism_gather and prism_scatter against a serial reference: element sizes
  * 4 and 8, every index type, repeated and out-of-range indices, checked and
  * unchecked. */

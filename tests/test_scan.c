@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prism_scan against the serial reference on the shared vectors. */
 #include "harness.h"
 #include "reference.h"

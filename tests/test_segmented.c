@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prism_segmented_scan_flags, prism_segmented_scan_offsets and
  * prism_segmented_reduce against the serial reference: every type,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stream compaction (select_flagged, select_if, partition_flagged,
  * partition_if, unique) against the serial reference: every element and
  * flag type, every comparison (NaN, -0.0 and +0.0 included), runs for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prism_sort_keys and prism_sort_pairs against a stable comparison sort on
  * the shared vectors: every key type, both orders, bit ranges, values of 4
  * and 8 bytes (the original index, which proves stability), in place. */

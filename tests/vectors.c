@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Seeded test data and the shared size lists. */
 #include "vectors.h"
 

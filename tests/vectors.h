@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Host-side test vectors shared by every backend: seeded generators and the
  * sizes every primitive is run at (edges of every block and tile size either
