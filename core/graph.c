@@ -6,7 +6,7 @@
  * destination: bottom-up BFS steps walk in-edges.
  */
 #include "check.h"
-#include "csr.h"
+#include "graph/csr.h"
 #include "error.h"
 #include "graph.h"
 #include "handles.h"

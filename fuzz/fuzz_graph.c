@@ -118,7 +118,7 @@ void fuzz_check_round_trip(const prism_csr *g) {
   free(text);
 }
 
-/* The vertex rule (core/csr.h), for a file of `bytes` bytes. */
+/* The vertex rule (core/graph/csr.h), for a file of `bytes` bytes. */
 static uint64_t vertex_bound(size_t bytes) {
   return PRISM__FREE_VERTICES + PRISM__VERTICES_PER_BYTE * (uint64_t)bytes;
 }

@@ -7,7 +7,7 @@
 #ifndef PRISM_FUZZ_GRAPH_H
 #define PRISM_FUZZ_GRAPH_H
 
-#include "csr.h"
+#include "graph/csr.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Reduce and scan: validate, handle n = 0, route to the backend. */
+/* Reduce: validate, handle n = 0 (the identity), route to the backend;
+ * the result to the host or to a device buffer. */
 #include "check.h"
 #include "error.h"
 #include "handles.h"
@@ -107,39 +108,4 @@ prism_status prism_reduce(prism_context *ctx, prism_type type, prism_op op,
                           const prism_buffer *in, size_t n, void *result) {
   PRISM__ENTER(ctx, "prism_reduce");
   return prism__leave(ctx, reduce(ctx, type, op, in, n, result));
-}
-
-static prism_status scan(prism_context *ctx, prism_type type, prism_op op,
-                         prism_scan_kind kind, const prism_buffer *in,
-                         prism_buffer *out, size_t n) {
-  static const char fn[] = "prism_scan";
-  size_t bytes = 0;
-  prism_status st = prism__check_type_op(ctx, type, op, fn);
-  if (st == PRISM_OK && kind != PRISM_INCLUSIVE && kind != PRISM_EXCLUSIVE)
-    st = prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                     "%s: kind %d is not a prism_scan_kind (inclusive, "
-                     "exclusive)",
-                     fn, (int)kind);
-  if (st == PRISM_OK)
-    st = prism__check_count(ctx, type, n, fn, &bytes);
-  if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, in, 0, bytes, fn, "in");
-  if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, out, 0, bytes, fn, "out");
-  if (st != PRISM_OK || n == 0)
-    return st;
-  if (!ctx->backend->scan)
-    return prism__fail(ctx, PRISM_UNSUPPORTED,
-                       "%s: not implemented by the %s "
-                       "backend",
-                       fn, ctx->backend->name);
-  prism__scan_args args = {type, op, kind, in->native, out->native, n};
-  return ctx->backend->scan(ctx, &args);
-}
-
-prism_status prism_scan(prism_context *ctx, prism_type type, prism_op op,
-                        prism_scan_kind kind, const prism_buffer *in,
-                        prism_buffer *out, size_t n) {
-  PRISM__ENTER(ctx, "prism_scan");
-  return prism__leave(ctx, scan(ctx, type, op, kind, in, out, n));
 }
