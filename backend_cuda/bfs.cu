@@ -138,8 +138,8 @@ __device__ __forceinline__ void await_outside(const unsigned int *counter,
  * atomic whose old value comes back: a block knows which flip it waits for from
  * the barriers of the kind it has passed (passed[team], thread 0's counts in
  * shared memory), and polls from the moment it has arrived, with acquire
- * loads (on the H200 the grid searched in 18.0 ms this way, in 18.8-18.9
- * with relaxed polls and a fence after the flip). Block 0 runs
+ * loads (faster than relaxed polls and a fence after the flip:
+ * docs/results/tuning-cuda.md#bfs). Block 0 runs
  * await_outside before it arrives at a team barrier.
  */
 __device__ __forceinline__ void
@@ -178,9 +178,8 @@ barrier(Control *c, bool team, unsigned int blocks, unsigned int *passed) {
  * round trips shorter (entries, then columns, are its first links, and a
  * level of a grid graph is one tile per warp). S_k is derived by a
  * thread of the last warp, which takes a tile only in the largest steps,
- * so the warps with a tile do not wait for it before they gather. On the
- * H200 the grid searched in 18.2 ms with only the entries loaded ahead,
- * 17.0-17.1 with the columns gathered too (same build otherwise).
+ * so the warps with a tile do not wait for it before they gather
+ * (BFS_GATHER_AHEAD; docs/results/tuning-cuda.md#bfs).
  */
 template <bool PARENTS>
 __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)

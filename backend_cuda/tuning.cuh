@@ -7,8 +7,10 @@
  * else, so a given n on a given device always gets the same grid (and float
  * sums the same rounding).
  *
- * First-guess values, meant to be measured on the target (H200, sm_90):
- * every constant below is a knob, not a law.
+ * Every constant below is a knob, not a law: the PRISM_CUDA_* ones can be
+ * overridden at build time (-D) for sweeps (bench/tune-cuda.sh). Their
+ * measurements and tuning history are in docs/results/tuning-cuda.md, one
+ * section per primitive; a comment here says what a knob trades.
  */
 #ifndef PRISM_BACKEND_CUDA_TUNING_CUH
 #define PRISM_BACKEND_CUDA_TUNING_CUH
@@ -87,12 +89,9 @@ inline unsigned reduce_grid(int sm_count, int max_threads_per_sm, size_t n) {
   return unsigned(needed < full ? needed : full);
 }
 
-/* Scan tuning for 4-byte and 8-byte types, overridable at build time (-D)
- * for sweeps (bench/tune-cuda.sh). Measured on the H200 (sm_90) at
- * n = 2^24 and 2^28 against CUB in the same run: for 4-byte types 128
- * threads x 24 items with pauses of 1200/650 ns reach 0.98x CUB (256 x 16
- * reached 0.96x, without pauses 0.86x); for 8-byte types 256 x 8 with
- * 1000/650 ns reach 0.88x (128-thread tiles 0.83x). */
+/* Scan tiles and look-back pauses for 4-byte and 8-byte types: larger tiles
+ * trade registers (resident blocks) for fewer look-back steps, pauses trade
+ * a tile's latency for L2 bandwidth. See docs/results/tuning-cuda.md#scan. */
 #ifndef PRISM_CUDA_SCAN_THREADS_4
 #define PRISM_CUDA_SCAN_THREADS_4 128
 #endif
@@ -150,20 +149,10 @@ template <class T> struct ScanPolicy {
 
 constexpr int SCAN_INIT_THREADS = 256;
 
-/* Radix sort tuning (Onesweep, radix_sort.cu), overridable at build time
- * (-D) for sweeps (bench/tune-cuda.sh). Measured on the H200 (sm_90), u32
- * keys at 2^27, in ms against CUB's 3.18 (keys) and 3.74 (pairs):
- *   256 x 16, 2 blocks/SM (96 registers)  6.63 keys, 7.23 pairs
- *   384 x 20, 1 block/SM (123)            6.86 keys, 8.00 pairs
- *   512 x 16, 1 block/SM (96)             6.75 keys, 7.73 pairs
- *   512 x 12, 2 blocks/SM (64)            5.38 keys, 5.99 pairs
- * The pass is latency-bound (ranking, look-back): the most resident
- * threads win, so 4-byte tiles are 512 x 12 with 64 registers. The
- * look-back window: 1 -> 4 words took keys from 7.33 to 6.63 ms at 2^27;
- * 4 -> 8 at 2^28 took keys from 10.6 to 10.4 ms (CUB 6.36 ms), pairs
- * unchanged at 11.9-12.1 ms. "Wide" policies serve 8-byte keys or 8-byte
- * values, whose tiles must fit the same registers and shared memory (not
- * yet swept). */
+/* Radix sort (Onesweep, radix_sort.cu): tile shape against registers and
+ * resident threads (the pass is latency-bound: ranking, look-back, so the
+ * most resident threads win); "wide" policies serve 8-byte keys or values.
+ * See docs/results/tuning-cuda.md#radix-sort. */
 #ifndef PRISM_CUDA_RADIX_BITS
 #define PRISM_CUDA_RADIX_BITS 8
 #endif
@@ -284,15 +273,11 @@ static_assert(MOVE_BLOCK_THREADS % WARP_THREADS == 0,
 static_assert(MOVE_CHUNK_ELEMENTS % MOVE_BLOCK_THREADS == 0,
               "move chunks are whole blocks");
 
-/* Stream compaction tuning (select.cu), per element width (1, 4 or 8
- * bytes), overridable at build time (-D) for sweeps. First guesses, not yet
- * swept: tiles of 256 x 16 4-byte elements (the scan's 128 x 24 is the
- * other candidate), 256 x 8 8-byte ones, 256 x 16 bytes (one 16-byte
- * vector per thread). On the H200 at 2^28 u32 keeping half, against CUB in
- * the same run: select_if 0.93x, select_flagged (u8 flags) 1.15x, unique
- * 1.02x, partition_if 0.72x (its count pass reads the input once more). Items
- * per thread are a multiple of 4 (whole 16-byte vectors of 4- and 8-byte
- * elements, 4-byte ones of bytes) and at most 32 (one bit each in a word). */
+/* Stream compaction (select.cu), per element width (1, 4 or 8 bytes): tile
+ * shape and look-back pauses trade as the scan's. Items per thread are a
+ * multiple of 4 (whole 16-byte vectors of 4- and 8-byte elements, 4-byte
+ * ones of bytes) and at most 32 (one bit each in a word). See
+ * docs/results/tuning-cuda.md#select. */
 #ifndef PRISM_CUDA_SELECT_THREADS_1
 #define PRISM_CUDA_SELECT_THREADS_1 256
 #endif
@@ -373,8 +358,9 @@ constexpr int SELECT_COUNT_UNROLL = 4;
 constexpr int SELECT_COUNT_BLOCKS_PER_SM =
     PRISM_CUDA_SELECT_COUNT_BLOCKS_PER_SM;
 
-/* Histogram tuning (histogram.cu), overridable at build time (-D) for
- * sweeps. First guesses for the H200 (sm_90), not yet measured:
+/* Histogram (histogram.cu): samples in flight and replicas of the counters
+ * (fewer atomic collisions) against shared memory and registers. See
+ * docs/results/tuning-cuda.md#histogram.
  * - blocks of 256 threads, each thread loading ITEMS samples a trip in
  *   16-byte vectors (32 bytes, 64 bytes, 64 bytes in flight for 1-, 4- and
  *   8-byte samples), counted GROUP_ITEMS at a time (the bins of a group
@@ -445,14 +431,12 @@ template <class T> struct HistPolicy {
                 "histogram blocks are whole warps");
 };
 
-/* Segmented scan and reduce (segmented.cu), overridable at build time (-D)
- * for sweeps. First guesses for the H200 (sm_90), not yet swept: scan
- * tiles of 128 x 16 4-byte elements (the scan's 24 items spill at 8
+/* Segmented scan and reduce (segmented.cu): tile shapes against registers
+ * (4-byte scan tiles hold 16 items, not the scan's 24, which spill at 8
  * blocks per SM: pairs and marks take registers the plain scan does not
- * need) and 256 x 8 8-byte ones; reduce tiles of 128 threads x 11 merge
- * items (4-byte T; 7 for 8-byte T), a merge item being an element or a
- * segment bound, ~12 KiB of shared memory; look-back pauses as the
- * scan's. */
+ * need) and shared memory (a reduce merge item is an element or a segment
+ * bound); look-back pauses as the scan's. See
+ * docs/results/tuning-cuda.md#segmented. */
 #ifndef PRISM_CUDA_SEG_SCAN_THREADS_4
 #define PRISM_CUDA_SEG_SCAN_THREADS_4 128
 #endif
@@ -532,24 +516,11 @@ constexpr size_t SEG_MARK_CHUNK = size_t(1) << 31;
 static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
               "seg_mark blocks are whole warps (warp-combined atomics)");
 
-/* BFS tuning (bfs.cu, bfs_steps.cuh), overridable at build time (-D) for
- * sweeps. On the H200 (sm_90), median of 16 searches, RMAT 22 / 2048 x
- * 2048 grid: these defaults 0.389 ms / 15.6 ms, 0.372 / 15.6 and
- * 0.360 / 15.5 (three runs). Variants in the same call, one run each:
- * TEAM_TILE 4: 0.366 / 15.9; TEAM_BLOCKS 64: 0.377 / 15.8; 256: 0.393 /
- * 16.6. On the way there (grid only, two runs of each in one build):
- * TEAM_TILE 16 on 64 blocks with TD_ITEMS 4: 17.1 / 17.0; TD_ITEMS 2:
- * 16.7 / 16.7; then on 128 blocks: 16.8 / 16.7; with TEAM_TILE 8: 15.7 /
- * 15.6; GATHER_AHEAD 0: 18.2 / 18.2 (TD_ITEMS 2: 18.1 / 18.1). Before
- * that, on 32 blocks with tiles of 16: warps numbered block by block
- * 18.4 / 18.4, across the blocks first (team_of) 17.9 / 17.9. A level of
- * the grid is a few thousand vertices of degree 4 and a latency-bound
- * chain of loads and atomics: fewer vertices per warp, over more SMs,
- * end it sooner.
- * Earlier forms, median of 8: WAVE_PER_SM 2: 0.46 / 21.5; 1: 0.66 / 20.6
- * against 0.35 / 23.6 for a full wave (a cheaper barrier helps the grid,
- * fewer warps hurt RMAT's wide bottom-up steps more); COOPERATIVE 0:
- * 0.47 / 27.0. The rest are first guesses:
+/* BFS (bfs.cu, bfs_steps.cuh): grid size and team size trade barrier cost
+ * against parallelism (a level of a grid graph is a few thousand vertices
+ * of degree 4 and a latency-bound chain of loads and atomics: fewer
+ * vertices per warp, over more SMs, end it sooner; RMAT's wide bottom-up
+ * steps want every warp). See docs/results/tuning-cuda.md#bfs.
  * - blocks of THREADS, at least MIN_BLOCKS resident per SM (launch
  *   bounds); the grid is one full wave (as many blocks as are resident),
  *   or WAVE_PER_SM blocks per SM where that is fewer (fewer blocks meet
