@@ -98,33 +98,30 @@ static const prism__cl_policy gpu_policy = {
      * work-item (items of 1024 edges), small vertices up to 64 out-edges
      * (a group pass per item: larger vertices waste less of it);
      * bottom-up tiles of 8 words (a vertex per work-item), 32 in-edges
-     * alone, then the group; read-backs after 16, 32, 64, ... 256 steps,
-     * a batch below 32 waiting for its own flag: an RMAT search (about
-     * ten steps) is one batch and one wait. On the H200, RMAT 22, one
-     * run: first batch 16 0.62-0.66 ms, 4 0.80-0.81 ms (a wait costs far
-     * more than the six launches queued past the end, ~9 us each on the
-     * device); before that rule, with each batch queued before the
-     * previous one's flag was read, 4 gave 0.86 ms and 8 0.96 ms. Top-down
-     * candidates filtered by a plain load only in steps of more than
-     * 65536 edges, as CUDA's. The whole search in one launch, as CUDA's
-     * (H200, two runs alternating: RMAT 22 0.58 ms, 2048 x 2048 grid
-     * 26.3-27.4 ms, against 0.64 and 33.7-34.3 ms a launch per step); the
-     * batches above serve devices with a watchdog. A group waits for more
-     * to arrive until 1024 reads of the arrival count see no change (only
-     * when fewer groups run at once than were launched: a context's first
-     * search) */
+     * alone, then the group. Figures: docs/results/tuning-opencl.md, BFS.
+     */
+    /* The whole search in one launch, as CUDA's: no launch per level, for
+     * a fence across groups; the batches below serve devices with a
+     * watchdog. */
     .bfs_persistent = 1,
+    /* Waiting for groups still to arrive (only when fewer run at once
+     * than were launched: a context's first search) against starting. */
     .bfs_discovery_polls = 1024,
     .bfs_wg = 256,
     .bfs_groups_per_cu = 8,
     .bfs_td_items = 4,
     .bfs_chunk_passes = 1,
     .bfs_small_degree = 64,
+    /* A plain load before each atomic_or only in large steps, as CUDA's:
+     * a wasted load where few candidates are visited. */
     .bfs_td_filter_edges = 65536,
     .bfs_bu_thread_edges = 32,
     .bfs_bu_batch = 4,
     .bfs_tile_words = 8,
     .bfs_contiguous = 0,
+    /* Read-backs after 16, 32, ... 256 steps, a batch below 32 waiting for
+     * its own flag: launches queued past the end against host waits (an
+     * RMAT search, about ten steps, is one batch and one wait). */
     .bfs_first_batch = 16,
     .bfs_max_batch = 256,
     .bfs_overlap_batch = 32,
@@ -135,13 +132,12 @@ static const prism__cl_policy gpu_policy = {
  * chunk with 64-byte vectors (one AVX-512 register; two AVX2 ones), four
  * chunks per core for balance. The SIMD comes from the vector types: PoCL
  * vectorises across the work-items of a group, which for contiguous
- * chunks means gathers. Measured on PoCL 3.1, 2 cores, 2^24 int32: a
- * grid-stride reduce (16 x 16) took 140 ms against 2.5 ms chunked; scan
- * CPU time with 4-, 16-, 32- and 64-byte steps 20, 23, 18, 15 ms; groups of
- * 8 work-items no better than 1. No look-back: reduce-then-scan needs no
- * promise about which work-groups run at the same time. Sort: the classic
- * count / scan / scatter passes, one contiguous chunk per work-item, four
- * per core; up to 32768 keys, one work-item sorts them all (serial
+ * chunks means gathers: a grid-stride loop and shorter vector steps
+ * measured slower, larger groups no faster (docs/results/tuning-opencl.md,
+ * Reduce and Scan). No look-back: reduce-then-scan needs no promise about
+ * which work-groups run at the same time. Sort: the classic count / scan /
+ * scatter passes, one contiguous chunk per work-item, four per core; up to
+ * 32768 keys, one work-item sorts them all (serial
  * counting sorts, one launch). Gather/scatter: one element per work-item
  * in groups of 64, which PoCL runs as vector loops over the work-items
  * (the indexed side is a gather or scatter either way). Select: count /

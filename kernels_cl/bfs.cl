@@ -42,11 +42,9 @@
  * - in bfs_persistent, one launch for the whole search, as CUDA's: the
  *   groups that run at once (discover) meet at a barrier between steps
  *   (group_barrier). Unlike CUDA's, every step runs on all of them: a team
- *   of 32 groups for the small top-down steps measured slower on the
- *   H200's OpenCL (RMAT 22: 0.546-0.557 against 0.484-0.493 ms; 2048 x
- *   2048 grid: 28.1-28.7 against 26.7-27.5 ms; two builds without CUDA),
- *   and no group gathers its first tile before the step's state is known
- *   (CUDA's Ahead);
+ *   of groups for the small top-down steps measured slower on the H200's
+ *   OpenCL (docs/results/tuning-opencl.md, BFS), and no group gathers its
+ *   first tile before the step's state is known (CUDA's Ahead);
  * - or in bfs_step, one launch per step (CPUs, GPUs other than NVIDIA's,
  *   devices with a watchdog on long kernels: backend_opencl/tuning.c):
  *   the launch boundary is the only synchronisation between groups.
