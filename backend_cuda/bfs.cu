@@ -182,7 +182,8 @@ barrier(Control *c, bool team, unsigned int blocks, unsigned int *passed) {
  * (BFS_GATHER_AHEAD; docs/results/tuning-cuda.md#bfs).
  */
 template <bool PARENTS>
-__global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
+__global__ void
+__launch_bounds__(BFS_THREADS, min_blocks_for_arch(BFS_MIN_BLOCKS, BFS_THREADS))
     bfs_persistent(Graph g, Search s, unsigned int team_blocks) {
   __shared__ StepSmem smem;
   // Barriers passed (grid, team); grid barriers at await_outside's last wait.
@@ -248,7 +249,8 @@ __global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
 
 /* bfs_step: step k alone (one launch per step). */
 template <bool PARENTS>
-__global__ void __launch_bounds__(BFS_THREADS, BFS_MIN_BLOCKS)
+__global__ void
+__launch_bounds__(BFS_THREADS, min_blocks_for_arch(BFS_MIN_BLOCKS, BFS_THREADS))
     bfs_step(Graph g, Search s, unsigned long long k) {
   __shared__ StepSmem smem;
   derive(s, k, smem);
@@ -294,7 +296,7 @@ static_assert(sizeof(State) <= FLAG_OFFSET &&
  * device that can, without a watchdog that would cut a long kernel. */
 bool cooperative(prism__cuda_ctx *c) {
   int coop = 0, watchdog = 0;
-  if (!PRISM_CUDA_BFS_COOPERATIVE ||
+  if (!BFS_COOPERATIVE ||
       cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, c->device) !=
           cudaSuccess ||
       cudaDeviceGetAttribute(&watchdog, cudaDevAttrKernelExecTimeout,

@@ -7,13 +7,16 @@
  * else, so a given n on a given device always gets the same grid (and float
  * sums the same rounding).
  *
- * Every constant below is a knob, not a law: the PRISM_CUDA_* ones can be
- * overridden at build time (-D) for sweeps (bench/tune-cuda.sh). Their
- * measurements and tuning history are in docs/results/tuning-cuda.md, one
- * section per primitive; a comment here says what a knob trades.
+ * Every constant below is a knob, not a law. Those declared with
+ * PRISM_CUDA_KNOB(type, NAME, default) (knob.cuh) can be overridden at
+ * build time with -DPRISM_CUDA_NAME=value for sweeps (bench/tune-cuda.sh).
+ * Their measurements and tuning history are in docs/results/tuning-cuda.md,
+ * one section per primitive; a comment here says what a knob trades.
  */
 #ifndef PRISM_BACKEND_CUDA_TUNING_CUH
 #define PRISM_BACKEND_CUDA_TUNING_CUH
+
+#include "knob.cuh"
 
 #include <stddef.h>
 
@@ -92,47 +95,27 @@ inline unsigned reduce_grid(int sm_count, int max_threads_per_sm, size_t n) {
 /* Scan tiles and look-back pauses for 4-byte and 8-byte types: larger tiles
  * trade registers (resident blocks) for fewer look-back steps, pauses trade
  * a tile's latency for L2 bandwidth. See docs/results/tuning-cuda.md#scan. */
-#ifndef PRISM_CUDA_SCAN_THREADS_4
-#define PRISM_CUDA_SCAN_THREADS_4 128
-#endif
-#ifndef PRISM_CUDA_SCAN_ITEMS_4
-#define PRISM_CUDA_SCAN_ITEMS_4 24
-#endif
-#ifndef PRISM_CUDA_SCAN_MIN_BLOCKS_4
-#define PRISM_CUDA_SCAN_MIN_BLOCKS_4 8
-#endif
-#ifndef PRISM_CUDA_LOOKBACK_FIRST_NS_4
-#define PRISM_CUDA_LOOKBACK_FIRST_NS_4 1200
-#endif
-#ifndef PRISM_CUDA_SCAN_THREADS_8
-#define PRISM_CUDA_SCAN_THREADS_8 256
-#endif
-#ifndef PRISM_CUDA_SCAN_ITEMS_8
-#define PRISM_CUDA_SCAN_ITEMS_8 8
-#endif
-#ifndef PRISM_CUDA_SCAN_MIN_BLOCKS_8
-#define PRISM_CUDA_SCAN_MIN_BLOCKS_8 4
-#endif
-#ifndef PRISM_CUDA_LOOKBACK_FIRST_NS_8
-#define PRISM_CUDA_LOOKBACK_FIRST_NS_8 1000
-#endif
-#ifndef PRISM_CUDA_LOOKBACK_SPIN_NS
-#define PRISM_CUDA_LOOKBACK_SPIN_NS 650
-#endif
+PRISM_CUDA_KNOB(int, SCAN_THREADS_4, 128);
+PRISM_CUDA_KNOB(int, SCAN_ITEMS_4, 24);
+PRISM_CUDA_KNOB(int, SCAN_MIN_BLOCKS_4, 8);
+PRISM_CUDA_KNOB(unsigned, LOOKBACK_FIRST_NS_4, 1200);
+PRISM_CUDA_KNOB(int, SCAN_THREADS_8, 256);
+PRISM_CUDA_KNOB(int, SCAN_ITEMS_8, 8);
+PRISM_CUDA_KNOB(int, SCAN_MIN_BLOCKS_8, 4);
+PRISM_CUDA_KNOB(unsigned, LOOKBACK_FIRST_NS_8, 1000);
+PRISM_CUDA_KNOB(unsigned, LOOKBACK_SPIN_NS, 650);
 
 template <class T> struct ScanPolicy {
   static constexpr bool WIDE = sizeof(T) == 8;
-  static constexpr int BLOCK_THREADS =
-      WIDE ? PRISM_CUDA_SCAN_THREADS_8 : PRISM_CUDA_SCAN_THREADS_4;
+  static constexpr int BLOCK_THREADS = WIDE ? SCAN_THREADS_8 : SCAN_THREADS_4;
   // Items per thread: whole 16-byte vectors, and counts for which the warp
   // transpose (one pad element per 128 bytes) has at most 2-way bank
   // conflicts (16 or 24 for 4-byte types, 8 for 8-byte types).
-  static constexpr int ITEMS_PER_THREAD =
-      WIDE ? PRISM_CUDA_SCAN_ITEMS_8 : PRISM_CUDA_SCAN_ITEMS_4;
+  static constexpr int ITEMS_PER_THREAD = WIDE ? SCAN_ITEMS_8 : SCAN_ITEMS_4;
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
   // Resident blocks per SM the register budget must allow.
   static constexpr int MIN_BLOCKS_PER_SM =
-      WIDE ? PRISM_CUDA_SCAN_MIN_BLOCKS_8 : PRISM_CUDA_SCAN_MIN_BLOCKS_4;
+      WIDE ? SCAN_MIN_BLOCKS_8 : SCAN_MIN_BLOCKS_4;
   // Inputs of up to this many tiles are scanned by scan_single_block: one
   // launch, no tile status, no init.
   static constexpr size_t SINGLE_BLOCK_MAX_TILES = 2;
@@ -142,8 +125,8 @@ template <class T> struct ScanPolicy {
   // when the grid has at least LOOKBACK_PAUSE_MIN_TILES tiles: on small
   // grids they would only add latency. (CUB pauses the same way on sm_70+.)
   static constexpr unsigned LOOKBACK_FIRST_NS =
-      WIDE ? PRISM_CUDA_LOOKBACK_FIRST_NS_8 : PRISM_CUDA_LOOKBACK_FIRST_NS_4;
-  static constexpr unsigned LOOKBACK_SPIN_NS = PRISM_CUDA_LOOKBACK_SPIN_NS;
+      WIDE ? LOOKBACK_FIRST_NS_8 : LOOKBACK_FIRST_NS_4;
+  static constexpr unsigned LOOKBACK_SPIN_NS = prism_cuda::LOOKBACK_SPIN_NS;
   static constexpr unsigned LOOKBACK_PAUSE_MIN_TILES = 500;
 };
 
@@ -153,61 +136,26 @@ constexpr int SCAN_INIT_THREADS = 256;
  * resident threads (the pass is latency-bound: ranking, look-back, so the
  * most resident threads win); "wide" policies serve 8-byte keys or values.
  * See docs/results/tuning-cuda.md#radix-sort. */
-#ifndef PRISM_CUDA_RADIX_BITS
-#define PRISM_CUDA_RADIX_BITS 8
-#endif
-#ifndef PRISM_CUDA_SORT_THREADS_4
-#define PRISM_CUDA_SORT_THREADS_4 512
-#endif
-#ifndef PRISM_CUDA_SORT_ITEMS_4
-#define PRISM_CUDA_SORT_ITEMS_4 12
-#endif
-#ifndef PRISM_CUDA_SORT_MIN_BLOCKS_4
-#define PRISM_CUDA_SORT_MIN_BLOCKS_4 2
-#endif
-#ifndef PRISM_CUDA_SORT_THREADS_8
-#define PRISM_CUDA_SORT_THREADS_8 256
-#endif
-#ifndef PRISM_CUDA_SORT_ITEMS_8
-#define PRISM_CUDA_SORT_ITEMS_8 12
-#endif
-#ifndef PRISM_CUDA_SORT_MIN_BLOCKS_8
-#define PRISM_CUDA_SORT_MIN_BLOCKS_8 2
-#endif
-#ifndef PRISM_CUDA_SORT_LOOKBACK_NS
-#define PRISM_CUDA_SORT_LOOKBACK_NS 32
-#endif
-#ifndef PRISM_CUDA_SORT_LOOKBACK_WINDOW
-#define PRISM_CUDA_SORT_LOOKBACK_WINDOW 8
-#endif
-#ifndef PRISM_CUDA_SORT_PORTION_KEYS
-#define PRISM_CUDA_SORT_PORTION_KEYS (1u << 28)
-#endif
-#ifndef PRISM_CUDA_SORT_HIST_THREADS
-#define PRISM_CUDA_SORT_HIST_THREADS 256
-#endif
-#ifndef PRISM_CUDA_SORT_HIST_ITEMS
-#define PRISM_CUDA_SORT_HIST_ITEMS 16
-#endif
-#ifndef PRISM_CUDA_SORT_HIST_BLOCKS_PER_SM
-#define PRISM_CUDA_SORT_HIST_BLOCKS_PER_SM 4
-#endif
-#ifndef PRISM_CUDA_SORT_HIST_PARTS
-#define PRISM_CUDA_SORT_HIST_PARTS 2
-#endif
-#ifndef PRISM_CUDA_SORT_SINGLE_THREADS
-#define PRISM_CUDA_SORT_SINGLE_THREADS 512
-#endif
-#ifndef PRISM_CUDA_SORT_SINGLE_ITEMS_4
-#define PRISM_CUDA_SORT_SINGLE_ITEMS_4 16
-#endif
-#ifndef PRISM_CUDA_SORT_SINGLE_ITEMS_8
-#define PRISM_CUDA_SORT_SINGLE_ITEMS_8 8
-#endif
+PRISM_CUDA_KNOB(int, RADIX_BITS, 8);
+PRISM_CUDA_KNOB(int, SORT_THREADS_4, 512);
+PRISM_CUDA_KNOB(int, SORT_ITEMS_4, 12);
+PRISM_CUDA_KNOB(int, SORT_MIN_BLOCKS_4, 2);
+PRISM_CUDA_KNOB(int, SORT_THREADS_8, 256);
+PRISM_CUDA_KNOB(int, SORT_ITEMS_8, 12);
+PRISM_CUDA_KNOB(int, SORT_MIN_BLOCKS_8, 2);
+PRISM_CUDA_KNOB(unsigned, SORT_LOOKBACK_NS, 32);
+PRISM_CUDA_KNOB(int, SORT_LOOKBACK_WINDOW, 8);
+PRISM_CUDA_KNOB(size_t, SORT_PORTION_KEYS, (1u << 28));
+PRISM_CUDA_KNOB(int, SORT_HIST_THREADS, 256);
+PRISM_CUDA_KNOB(int, SORT_HIST_ITEMS, 16);
+PRISM_CUDA_KNOB(int, SORT_HIST_BLOCKS_PER_SM, 4);
+PRISM_CUDA_KNOB(int, SORT_HIST_PARTS, 2);
+PRISM_CUDA_KNOB(int, SORT_SINGLE_THREADS, 512);
+PRISM_CUDA_KNOB(int, SORT_SINGLE_ITEMS_4, 16);
+PRISM_CUDA_KNOB(int, SORT_SINGLE_ITEMS_8, 8);
 
 /* Bits of a digit (one pass each), and the digits of a pass. 5..8 bits:
  * a block has at least one thread per digit, and whole warps of digits. */
-constexpr int RADIX_BITS = PRISM_CUDA_RADIX_BITS;
 constexpr int RADIX_DIGITS = 1 << RADIX_BITS;
 static_assert(RADIX_BITS >= 5 && RADIX_BITS <= 8, "RADIX_BITS must be 5..8");
 
@@ -215,10 +163,6 @@ static_assert(RADIX_BITS >= 5 && RADIX_BITS <= 8, "RADIX_BITS must be 5..8");
  * loads HIST_ITEMS keys (coalesced) and counts the digits of every pass in
  * one of HIST_PARTS shared histograms (chosen by warp, to spread atomics on
  * runs of equal keys). */
-constexpr int SORT_HIST_THREADS = PRISM_CUDA_SORT_HIST_THREADS;
-constexpr int SORT_HIST_ITEMS = PRISM_CUDA_SORT_HIST_ITEMS;
-constexpr int SORT_HIST_BLOCKS_PER_SM = PRISM_CUDA_SORT_HIST_BLOCKS_PER_SM;
-constexpr int SORT_HIST_PARTS = PRISM_CUDA_SORT_HIST_PARTS;
 
 /* K: the key's bits (uint32_t or uint64_t); V: the value type, or a 1-byte
  * placeholder for keys only. */
@@ -227,29 +171,25 @@ template <class K, class V> struct SortPolicy {
   // sort_onesweep: one tile of BLOCK_THREADS x ITEMS keys per block (each
   // thread holds ITEMS keys, ITEMS ranks and, for pairs, ITEMS values in
   // registers; the tile is staged once through shared memory).
-  static constexpr int BLOCK_THREADS =
-      WIDE ? PRISM_CUDA_SORT_THREADS_8 : PRISM_CUDA_SORT_THREADS_4;
-  static constexpr int ITEMS =
-      WIDE ? PRISM_CUDA_SORT_ITEMS_8 : PRISM_CUDA_SORT_ITEMS_4;
+  static constexpr int BLOCK_THREADS = WIDE ? SORT_THREADS_8 : SORT_THREADS_4;
+  static constexpr int ITEMS = WIDE ? SORT_ITEMS_8 : SORT_ITEMS_4;
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS;
   static constexpr int MIN_BLOCKS_PER_SM =
-      WIDE ? PRISM_CUDA_SORT_MIN_BLOCKS_8 : PRISM_CUDA_SORT_MIN_BLOCKS_4;
+      WIDE ? SORT_MIN_BLOCKS_8 : SORT_MIN_BLOCKS_4;
   // Pause between polls of a predecessor's empty status word.
-  static constexpr unsigned LOOKBACK_NS = PRISM_CUDA_SORT_LOOKBACK_NS;
+  static constexpr unsigned LOOKBACK_NS = SORT_LOOKBACK_NS;
   // Predecessor status words a digit's look-back loads at once.
-  static constexpr int LOOKBACK_WINDOW = PRISM_CUDA_SORT_LOOKBACK_WINDOW;
+  static constexpr int LOOKBACK_WINDOW = SORT_LOOKBACK_WINDOW;
   // Tiles of one sort_onesweep launch: a pass over more keys runs in
   // portions, so the look-back status (8 bytes per tile and digit) stays
   // bounded (~2^28 keys: 128 MiB at 4 K keys a tile).
   static constexpr size_t PORTION_TILES =
-      PRISM_CUDA_SORT_PORTION_KEYS / TILE_ITEMS > 0
-          ? PRISM_CUDA_SORT_PORTION_KEYS / TILE_ITEMS
-          : 1;
+      SORT_PORTION_KEYS / TILE_ITEMS > 0 ? SORT_PORTION_KEYS / TILE_ITEMS : 1;
   // sort_single_block: inputs of up to SINGLE_MAX_KEYS keys are sorted by
   // one block in shared memory, every pass in one launch.
-  static constexpr int SINGLE_THREADS = PRISM_CUDA_SORT_SINGLE_THREADS;
+  static constexpr int SINGLE_THREADS = SORT_SINGLE_THREADS;
   static constexpr int SINGLE_ITEMS =
-      WIDE ? PRISM_CUDA_SORT_SINGLE_ITEMS_8 : PRISM_CUDA_SORT_SINGLE_ITEMS_4;
+      WIDE ? SORT_SINGLE_ITEMS_8 : SORT_SINGLE_ITEMS_4;
   static constexpr int SINGLE_MAX_KEYS = SINGLE_THREADS * SINGLE_ITEMS;
 
   static_assert(BLOCK_THREADS >= RADIX_DIGITS && SINGLE_THREADS >= RADIX_DIGITS,
@@ -278,70 +218,39 @@ static_assert(MOVE_CHUNK_ELEMENTS % MOVE_BLOCK_THREADS == 0,
  * multiple of 4 (whole 16-byte vectors of 4- and 8-byte elements, 4-byte
  * ones of bytes) and at most 32 (one bit each in a word). See
  * docs/results/tuning-cuda.md#select. */
-#ifndef PRISM_CUDA_SELECT_THREADS_1
-#define PRISM_CUDA_SELECT_THREADS_1 256
-#endif
-#ifndef PRISM_CUDA_SELECT_ITEMS_1
-#define PRISM_CUDA_SELECT_ITEMS_1 16
-#endif
-#ifndef PRISM_CUDA_SELECT_MIN_BLOCKS_1
-#define PRISM_CUDA_SELECT_MIN_BLOCKS_1 4
-#endif
-#ifndef PRISM_CUDA_SELECT_THREADS_4
-#define PRISM_CUDA_SELECT_THREADS_4 256
-#endif
-#ifndef PRISM_CUDA_SELECT_ITEMS_4
-#define PRISM_CUDA_SELECT_ITEMS_4 16
-#endif
-#ifndef PRISM_CUDA_SELECT_MIN_BLOCKS_4
-#define PRISM_CUDA_SELECT_MIN_BLOCKS_4 4
-#endif
-#ifndef PRISM_CUDA_SELECT_THREADS_8
-#define PRISM_CUDA_SELECT_THREADS_8 256
-#endif
-#ifndef PRISM_CUDA_SELECT_ITEMS_8
-#define PRISM_CUDA_SELECT_ITEMS_8 8
-#endif
-#ifndef PRISM_CUDA_SELECT_MIN_BLOCKS_8
-#define PRISM_CUDA_SELECT_MIN_BLOCKS_8 4
-#endif
-#ifndef PRISM_CUDA_SELECT_LOOKBACK_FIRST_NS
-#define PRISM_CUDA_SELECT_LOOKBACK_FIRST_NS 1000
-#endif
-#ifndef PRISM_CUDA_SELECT_LOOKBACK_SPIN_NS
-#define PRISM_CUDA_SELECT_LOOKBACK_SPIN_NS 650
-#endif
-#ifndef PRISM_CUDA_SELECT_SINGLE_BLOCK_MAX_TILES
-#define PRISM_CUDA_SELECT_SINGLE_BLOCK_MAX_TILES 2
-#endif
-#ifndef PRISM_CUDA_SELECT_COUNT_BLOCKS_PER_SM
-#define PRISM_CUDA_SELECT_COUNT_BLOCKS_PER_SM 8
-#endif
+PRISM_CUDA_KNOB(int, SELECT_THREADS_1, 256);
+PRISM_CUDA_KNOB(int, SELECT_ITEMS_1, 16);
+PRISM_CUDA_KNOB(int, SELECT_MIN_BLOCKS_1, 4);
+PRISM_CUDA_KNOB(int, SELECT_THREADS_4, 256);
+PRISM_CUDA_KNOB(int, SELECT_ITEMS_4, 16);
+PRISM_CUDA_KNOB(int, SELECT_MIN_BLOCKS_4, 4);
+PRISM_CUDA_KNOB(int, SELECT_THREADS_8, 256);
+PRISM_CUDA_KNOB(int, SELECT_ITEMS_8, 8);
+PRISM_CUDA_KNOB(int, SELECT_MIN_BLOCKS_8, 4);
+PRISM_CUDA_KNOB(unsigned, SELECT_LOOKBACK_FIRST_NS, 1000);
+PRISM_CUDA_KNOB(unsigned, SELECT_LOOKBACK_SPIN_NS, 650);
+PRISM_CUDA_KNOB(size_t, SELECT_SINGLE_BLOCK_MAX_TILES, 2);
+PRISM_CUDA_KNOB(int, SELECT_COUNT_BLOCKS_PER_SM, 8);
 
 template <class T> struct SelectPolicy {
   static constexpr int BYTES = int(sizeof(T));
-  static constexpr int BLOCK_THREADS = BYTES == 1 ? PRISM_CUDA_SELECT_THREADS_1
-                                       : BYTES == 4
-                                           ? PRISM_CUDA_SELECT_THREADS_4
-                                           : PRISM_CUDA_SELECT_THREADS_8;
-  static constexpr int ITEMS_PER_THREAD = BYTES == 1 ? PRISM_CUDA_SELECT_ITEMS_1
-                                          : BYTES == 4
-                                              ? PRISM_CUDA_SELECT_ITEMS_4
-                                              : PRISM_CUDA_SELECT_ITEMS_8;
+  static constexpr int BLOCK_THREADS = BYTES == 1   ? SELECT_THREADS_1
+                                       : BYTES == 4 ? SELECT_THREADS_4
+                                                    : SELECT_THREADS_8;
+  static constexpr int ITEMS_PER_THREAD = BYTES == 1   ? SELECT_ITEMS_1
+                                          : BYTES == 4 ? SELECT_ITEMS_4
+                                                       : SELECT_ITEMS_8;
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
-  static constexpr int MIN_BLOCKS_PER_SM =
-      BYTES == 1   ? PRISM_CUDA_SELECT_MIN_BLOCKS_1
-      : BYTES == 4 ? PRISM_CUDA_SELECT_MIN_BLOCKS_4
-                   : PRISM_CUDA_SELECT_MIN_BLOCKS_8;
+  static constexpr int MIN_BLOCKS_PER_SM = BYTES == 1   ? SELECT_MIN_BLOCKS_1
+                                           : BYTES == 4 ? SELECT_MIN_BLOCKS_4
+                                                        : SELECT_MIN_BLOCKS_8;
   // Inputs of up to this many tiles are compacted by select_single_block:
   // one launch, no tile status, no init.
   static constexpr size_t SINGLE_BLOCK_MAX_TILES =
-      PRISM_CUDA_SELECT_SINGLE_BLOCK_MAX_TILES;
+      SELECT_SINGLE_BLOCK_MAX_TILES;
   // Look-back pauses, as ScanPolicy's.
-  static constexpr unsigned LOOKBACK_FIRST_NS =
-      PRISM_CUDA_SELECT_LOOKBACK_FIRST_NS;
-  static constexpr unsigned LOOKBACK_SPIN_NS =
-      PRISM_CUDA_SELECT_LOOKBACK_SPIN_NS;
+  static constexpr unsigned LOOKBACK_FIRST_NS = SELECT_LOOKBACK_FIRST_NS;
+  static constexpr unsigned LOOKBACK_SPIN_NS = SELECT_LOOKBACK_SPIN_NS;
   static constexpr unsigned LOOKBACK_PAUSE_MIN_TILES = 500;
 
   static_assert(ITEMS_PER_THREAD % 4 == 0 && ITEMS_PER_THREAD <= 32,
@@ -355,8 +264,6 @@ template <class T> struct SelectPolicy {
  * SELECT_COUNT_BLOCKS_PER_SM blocks per SM (one wave). */
 constexpr int SELECT_COUNT_THREADS = 256;
 constexpr int SELECT_COUNT_UNROLL = 4;
-constexpr int SELECT_COUNT_BLOCKS_PER_SM =
-    PRISM_CUDA_SELECT_COUNT_BLOCKS_PER_SM;
 
 /* Histogram (histogram.cu): samples in flight and replicas of the counters
  * (fewer atomic collisions) against shared memory and registers. See
@@ -374,55 +281,26 @@ constexpr int SELECT_COUNT_BLOCKS_PER_SM =
  *   histogram_atomic;
  * - at most BLOCKS_PER_SM blocks per SM (a wave), MIN_BLOCKS_PER_SM in the
  *   launch bounds (64 registers a thread). */
-#ifndef PRISM_CUDA_HIST_THREADS
-#define PRISM_CUDA_HIST_THREADS 256
-#endif
-#ifndef PRISM_CUDA_HIST_ITEMS_1
-#define PRISM_CUDA_HIST_ITEMS_1 32
-#endif
-#ifndef PRISM_CUDA_HIST_ITEMS_4
-#define PRISM_CUDA_HIST_ITEMS_4 16
-#endif
-#ifndef PRISM_CUDA_HIST_ITEMS_8
-#define PRISM_CUDA_HIST_ITEMS_8 8
-#endif
-#ifndef PRISM_CUDA_HIST_GROUP_ITEMS
-#define PRISM_CUDA_HIST_GROUP_ITEMS 16
-#endif
-#ifndef PRISM_CUDA_HIST_SMEM_BYTES
-#define PRISM_CUDA_HIST_SMEM_BYTES (96 * 1024)
-#endif
-#ifndef PRISM_CUDA_HIST_REPLICA_BYTES
-#define PRISM_CUDA_HIST_REPLICA_BYTES (16 * 1024)
-#endif
-#ifndef PRISM_CUDA_HIST_MAX_REPLICAS
-#define PRISM_CUDA_HIST_MAX_REPLICAS 8
-#endif
-#ifndef PRISM_CUDA_HIST_MAX_RANGES
-#define PRISM_CUDA_HIST_MAX_RANGES 4
-#endif
-#ifndef PRISM_CUDA_HIST_BLOCKS_PER_SM
-#define PRISM_CUDA_HIST_BLOCKS_PER_SM 8
-#endif
-#ifndef PRISM_CUDA_HIST_MIN_BLOCKS_PER_SM
-#define PRISM_CUDA_HIST_MIN_BLOCKS_PER_SM 4
-#endif
-
-constexpr size_t HIST_SMEM_BYTES = PRISM_CUDA_HIST_SMEM_BYTES;
-constexpr size_t HIST_REPLICA_BYTES = PRISM_CUDA_HIST_REPLICA_BYTES;
-constexpr int HIST_MAX_REPLICAS = PRISM_CUDA_HIST_MAX_REPLICAS;
-constexpr int HIST_MAX_RANGES = PRISM_CUDA_HIST_MAX_RANGES;
-constexpr int HIST_BLOCKS_PER_SM = PRISM_CUDA_HIST_BLOCKS_PER_SM;
-constexpr int HIST_MIN_BLOCKS_PER_SM = PRISM_CUDA_HIST_MIN_BLOCKS_PER_SM;
+PRISM_CUDA_KNOB(int, HIST_THREADS, 256);
+PRISM_CUDA_KNOB(int, HIST_ITEMS_1, 32);
+PRISM_CUDA_KNOB(int, HIST_ITEMS_4, 16);
+PRISM_CUDA_KNOB(int, HIST_ITEMS_8, 8);
+PRISM_CUDA_KNOB(int, HIST_GROUP_ITEMS, 16);
+PRISM_CUDA_KNOB(size_t, HIST_SMEM_BYTES, (96 * 1024));
+PRISM_CUDA_KNOB(size_t, HIST_REPLICA_BYTES, (16 * 1024));
+PRISM_CUDA_KNOB(int, HIST_MAX_REPLICAS, 8);
+PRISM_CUDA_KNOB(int, HIST_MAX_RANGES, 4);
+PRISM_CUDA_KNOB(int, HIST_BLOCKS_PER_SM, 8);
+PRISM_CUDA_KNOB(int, HIST_MIN_BLOCKS_PER_SM, 4);
 
 /* T: the sample type. */
 template <class T> struct HistPolicy {
-  static constexpr int BLOCK_THREADS = PRISM_CUDA_HIST_THREADS;
-  static constexpr int ITEMS = sizeof(T) == 1   ? PRISM_CUDA_HIST_ITEMS_1
-                               : sizeof(T) == 4 ? PRISM_CUDA_HIST_ITEMS_4
-                                                : PRISM_CUDA_HIST_ITEMS_8;
+  static constexpr int BLOCK_THREADS = HIST_THREADS;
+  static constexpr int ITEMS = sizeof(T) == 1   ? HIST_ITEMS_1
+                               : sizeof(T) == 4 ? HIST_ITEMS_4
+                                                : HIST_ITEMS_8;
   static constexpr int GROUP =
-      ITEMS < PRISM_CUDA_HIST_GROUP_ITEMS ? ITEMS : PRISM_CUDA_HIST_GROUP_ITEMS;
+      ITEMS < HIST_GROUP_ITEMS ? ITEMS : HIST_GROUP_ITEMS;
   static constexpr size_t TILE_ITEMS = size_t(BLOCK_THREADS) * ITEMS;
   static_assert(ITEMS % (VECTOR_BYTES / int(sizeof(T))) == 0,
                 "histogram items fill whole 16-byte vectors");
@@ -437,76 +315,49 @@ template <class T> struct HistPolicy {
  * need) and shared memory (a reduce merge item is an element or a segment
  * bound); look-back pauses as the scan's. See
  * docs/results/tuning-cuda.md#segmented. */
-#ifndef PRISM_CUDA_SEG_SCAN_THREADS_4
-#define PRISM_CUDA_SEG_SCAN_THREADS_4 128
-#endif
-#ifndef PRISM_CUDA_SEG_SCAN_ITEMS_4
-#define PRISM_CUDA_SEG_SCAN_ITEMS_4 16
-#endif
-#ifndef PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_4
-#define PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_4 8
-#endif
-#ifndef PRISM_CUDA_SEG_SCAN_THREADS_8
-#define PRISM_CUDA_SEG_SCAN_THREADS_8 256
-#endif
-#ifndef PRISM_CUDA_SEG_SCAN_ITEMS_8
-#define PRISM_CUDA_SEG_SCAN_ITEMS_8 8
-#endif
-#ifndef PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_8
-#define PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_8 4
-#endif
-#ifndef PRISM_CUDA_SEG_REDUCE_THREADS
-#define PRISM_CUDA_SEG_REDUCE_THREADS 128
-#endif
-#ifndef PRISM_CUDA_SEG_REDUCE_ITEMS_4
-#define PRISM_CUDA_SEG_REDUCE_ITEMS_4 11
-#endif
-#ifndef PRISM_CUDA_SEG_REDUCE_ITEMS_8
-#define PRISM_CUDA_SEG_REDUCE_ITEMS_8 7
-#endif
-#ifndef PRISM_CUDA_SEG_REDUCE_MIN_BLOCKS
-#define PRISM_CUDA_SEG_REDUCE_MIN_BLOCKS 8
-#endif
-#ifndef PRISM_CUDA_SEG_LOOKBACK_FIRST_NS
-#define PRISM_CUDA_SEG_LOOKBACK_FIRST_NS 1000
-#endif
-#ifndef PRISM_CUDA_SEG_LOOKBACK_SPIN_NS
-#define PRISM_CUDA_SEG_LOOKBACK_SPIN_NS 650
-#endif
+PRISM_CUDA_KNOB(int, SEG_SCAN_THREADS_4, 128);
+PRISM_CUDA_KNOB(int, SEG_SCAN_ITEMS_4, 16);
+PRISM_CUDA_KNOB(int, SEG_SCAN_MIN_BLOCKS_4, 8);
+PRISM_CUDA_KNOB(int, SEG_SCAN_THREADS_8, 256);
+PRISM_CUDA_KNOB(int, SEG_SCAN_ITEMS_8, 8);
+PRISM_CUDA_KNOB(int, SEG_SCAN_MIN_BLOCKS_8, 4);
+PRISM_CUDA_KNOB(int, SEG_REDUCE_THREADS, 128);
+PRISM_CUDA_KNOB(int, SEG_REDUCE_ITEMS_4, 11);
+PRISM_CUDA_KNOB(int, SEG_REDUCE_ITEMS_8, 7);
+PRISM_CUDA_KNOB(int, SEG_REDUCE_MIN_BLOCKS, 8);
+PRISM_CUDA_KNOB(unsigned, SEG_LOOKBACK_FIRST_NS, 1000);
+PRISM_CUDA_KNOB(unsigned, SEG_LOOKBACK_SPIN_NS, 650);
 
 template <class T> struct SegScanPolicy {
   static constexpr bool WIDE = sizeof(T) == 8;
   static constexpr int BLOCK_THREADS =
-      WIDE ? PRISM_CUDA_SEG_SCAN_THREADS_8 : PRISM_CUDA_SEG_SCAN_THREADS_4;
+      WIDE ? SEG_SCAN_THREADS_8 : SEG_SCAN_THREADS_4;
   // Items per thread: whole 16-byte vectors (the warp transpose), a
   // multiple of 4 (flags are staged four bytes at a time), at most 32 (a
   // thread's marks are one 32-bit word).
   static constexpr int ITEMS_PER_THREAD =
-      WIDE ? PRISM_CUDA_SEG_SCAN_ITEMS_8 : PRISM_CUDA_SEG_SCAN_ITEMS_4;
+      WIDE ? SEG_SCAN_ITEMS_8 : SEG_SCAN_ITEMS_4;
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
   static constexpr int MIN_BLOCKS_PER_SM =
-      WIDE ? PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_8
-           : PRISM_CUDA_SEG_SCAN_MIN_BLOCKS_4;
+      WIDE ? SEG_SCAN_MIN_BLOCKS_8 : SEG_SCAN_MIN_BLOCKS_4;
   // Inputs of up to this many tiles: seg_scan_single_block, one launch.
   static constexpr size_t SINGLE_BLOCK_MAX_TILES = 2;
   static_assert(ITEMS_PER_THREAD <= 32, "a thread's marks fill one word");
 };
 
 template <class T> struct SegReducePolicy {
-  static constexpr int BLOCK_THREADS = PRISM_CUDA_SEG_REDUCE_THREADS;
+  static constexpr int BLOCK_THREADS = SEG_REDUCE_THREADS;
   // Merge items (elements and segment bounds) per thread and tile.
-  static constexpr int ITEMS = sizeof(T) == 8 ? PRISM_CUDA_SEG_REDUCE_ITEMS_8
-                                              : PRISM_CUDA_SEG_REDUCE_ITEMS_4;
+  static constexpr int ITEMS =
+      sizeof(T) == 8 ? SEG_REDUCE_ITEMS_8 : SEG_REDUCE_ITEMS_4;
   static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS;
-  static constexpr int MIN_BLOCKS_PER_SM = PRISM_CUDA_SEG_REDUCE_MIN_BLOCKS;
+  static constexpr int MIN_BLOCKS_PER_SM = SEG_REDUCE_MIN_BLOCKS;
   // seg_reduce_segments (offsets that decrease): blocks per SM.
   static constexpr int FALLBACK_BLOCKS_PER_SM = 4;
 };
 
 /* Look-back pauses of both segmented look-backs, as the scan's; only on
  * grids of at least LOOKBACK_PAUSE_MIN_TILES tiles. */
-constexpr unsigned SEG_LOOKBACK_FIRST_NS = PRISM_CUDA_SEG_LOOKBACK_FIRST_NS;
-constexpr unsigned SEG_LOOKBACK_SPIN_NS = PRISM_CUDA_SEG_LOOKBACK_SPIN_NS;
 constexpr unsigned SEG_LOOKBACK_PAUSE_MIN_TILES = 500;
 
 /* seg_mark: one thread per segment, in launches of at most
@@ -551,70 +402,26 @@ static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
  * - bottom-up: a lane scans up to BU_THREAD_EDGES in-edges of its vertex
  *   alone, BU_BATCH loads at a time; longer lists are finished by the
  *   whole warp. */
-#ifndef PRISM_CUDA_BFS_THREADS
-#define PRISM_CUDA_BFS_THREADS 256
-#endif
-#ifndef PRISM_CUDA_BFS_MIN_BLOCKS
-#define PRISM_CUDA_BFS_MIN_BLOCKS 4
-#endif
-#ifndef PRISM_CUDA_BFS_WAVE_PER_SM
-#define PRISM_CUDA_BFS_WAVE_PER_SM 0 /* 0: as many as are resident */
-#endif
-#ifndef PRISM_CUDA_BFS_COOPERATIVE
-#define PRISM_CUDA_BFS_COOPERATIVE 1
-#endif
-#ifndef PRISM_CUDA_BFS_FIRST_BATCH
-#define PRISM_CUDA_BFS_FIRST_BATCH 8
-#endif
-#ifndef PRISM_CUDA_BFS_OVERLAP_BATCH
-#define PRISM_CUDA_BFS_OVERLAP_BATCH 32
-#endif
-#ifndef PRISM_CUDA_BFS_MAX_BATCH
-#define PRISM_CUDA_BFS_MAX_BATCH 256
-#endif
-#ifndef PRISM_CUDA_BFS_TEAM_BLOCKS
-#define PRISM_CUDA_BFS_TEAM_BLOCKS 128 /* 0: every step on the whole grid */
-#endif
-#ifndef PRISM_CUDA_BFS_TEAM_TILE
-#define PRISM_CUDA_BFS_TEAM_TILE 8
-#endif
-#ifndef PRISM_CUDA_BFS_TD_FILTER_EDGES
-#define PRISM_CUDA_BFS_TD_FILTER_EDGES 65536
-#endif
-#ifndef PRISM_CUDA_BFS_TD_ITEMS
-#define PRISM_CUDA_BFS_TD_ITEMS 2
-#endif
-#ifndef PRISM_CUDA_BFS_SMALL_DEGREE
-#define PRISM_CUDA_BFS_SMALL_DEGREE 32
-#endif
-#ifndef PRISM_CUDA_BFS_BU_THREAD_EDGES
-#define PRISM_CUDA_BFS_BU_THREAD_EDGES 32
-#endif
-#ifndef PRISM_CUDA_BFS_GATHER_AHEAD
-#define PRISM_CUDA_BFS_GATHER_AHEAD 1
-#endif
-#ifndef PRISM_CUDA_BFS_BU_BATCH
-#define PRISM_CUDA_BFS_BU_BATCH 4
-#endif
+PRISM_CUDA_KNOB(int, BFS_THREADS, 256);
+PRISM_CUDA_KNOB(int, BFS_MIN_BLOCKS, 4);
+// 0: as many blocks per SM as are resident.
+PRISM_CUDA_KNOB(int, BFS_WAVE_PER_SM, 0);
+PRISM_CUDA_KNOB(bool, BFS_COOPERATIVE, 1);
+PRISM_CUDA_KNOB(unsigned, BFS_FIRST_BATCH, 8);
+PRISM_CUDA_KNOB(unsigned, BFS_OVERLAP_BATCH, 32);
+PRISM_CUDA_KNOB(unsigned, BFS_MAX_BATCH, 256);
+// 0: every step on the whole grid.
+PRISM_CUDA_KNOB(unsigned, BFS_TEAM_BLOCKS, 128);
+PRISM_CUDA_KNOB(unsigned, BFS_TEAM_TILE, 8);
+PRISM_CUDA_KNOB(unsigned long long, BFS_TD_FILTER_EDGES, 65536);
+PRISM_CUDA_KNOB(int, BFS_TD_ITEMS, 2);
+PRISM_CUDA_KNOB(unsigned, BFS_SMALL_DEGREE, 32);
+PRISM_CUDA_KNOB(unsigned, BFS_BU_THREAD_EDGES, 32);
+PRISM_CUDA_KNOB(bool, BFS_GATHER_AHEAD, 1);
+PRISM_CUDA_KNOB(int, BFS_BU_BATCH, 4);
 
-constexpr int BFS_THREADS = PRISM_CUDA_BFS_THREADS;
-constexpr int BFS_MIN_BLOCKS =
-    min_blocks_for_arch(PRISM_CUDA_BFS_MIN_BLOCKS, PRISM_CUDA_BFS_THREADS);
-constexpr int BFS_TD_ITEMS = PRISM_CUDA_BFS_TD_ITEMS;
-constexpr int BFS_WAVE_PER_SM = PRISM_CUDA_BFS_WAVE_PER_SM;
-constexpr unsigned BFS_SMALL_DEGREE = PRISM_CUDA_BFS_SMALL_DEGREE;
-constexpr unsigned BFS_BU_THREAD_EDGES = PRISM_CUDA_BFS_BU_THREAD_EDGES;
-constexpr int BFS_BU_BATCH = PRISM_CUDA_BFS_BU_BATCH;
-constexpr unsigned BFS_TEAM_BLOCKS = PRISM_CUDA_BFS_TEAM_BLOCKS;
-constexpr unsigned BFS_TEAM_TILE = PRISM_CUDA_BFS_TEAM_TILE;
-constexpr bool BFS_GATHER_AHEAD = PRISM_CUDA_BFS_GATHER_AHEAD;
 static_assert(BFS_TEAM_TILE >= 1 && BFS_TEAM_TILE <= 32,
               "a team tile is at most a warp's vertices");
-constexpr unsigned long long BFS_TD_FILTER_EDGES =
-    PRISM_CUDA_BFS_TD_FILTER_EDGES;
-constexpr unsigned BFS_FIRST_BATCH = PRISM_CUDA_BFS_FIRST_BATCH;
-constexpr unsigned BFS_MAX_BATCH = PRISM_CUDA_BFS_MAX_BATCH;
-constexpr unsigned BFS_OVERLAP_BATCH = PRISM_CUDA_BFS_OVERLAP_BATCH;
 static_assert(BFS_THREADS % WARP_THREADS == 0, "bfs blocks are whole warps");
 static_assert(BFS_TD_ITEMS >= 1 && BFS_TD_ITEMS <= 32,
               "bfs top-down items: one bit each in a 32-bit mask");
