@@ -5,12 +5,12 @@
  * counterpart of tile_status.cuh for counts, packed as radix_status.cuh
  * packs its digit counts.
  *
- * Layout (the OpenCL port uses the same): one 64-bit word per tile,
+ * Layout: the count words of core/lookback.h, one 64-bit word per tile,
  *   status[tile]
- * in scratch, cleared before each launch. The top two bits hold the flag
- * (STATUS_EMPTY; STATUS_AGGREGATE: the tile's own count; STATUS_PREFIX: the
- * count of this tile and every tile before it), the low 62 bits the count
- * (n < 2^62). One 64-bit volatile store publishes flag and count together,
+ * in scratch, cleared before each launch. The flag (PRISM_LB_EMPTY;
+ * PRISM_LB_AGGREGATE: the tile's own count; PRISM_LB_PREFIX: the count of
+ * this tile and every tile before it) sits above the count (n < 2^62).
+ * One 64-bit volatile store publishes flag and count together,
  * so a reader never sees one without the other and no fence is needed. A
  * word goes from EMPTY to AGGREGATE to PREFIX; either non-empty value is
  * valid when seen. Volatile accesses skip the SM's L1 (not coherent across
@@ -24,18 +24,13 @@
 
 namespace prism_cuda {
 
-constexpr int COUNT_STATUS_FLAG_SHIFT = 62;
-constexpr unsigned long long COUNT_STATUS_VALUE_MASK =
-    (1ull << COUNT_STATUS_FLAG_SHIFT) - 1ull;
-
-/* One thread publishes count with flag (STATUS_AGGREGATE or STATUS_PREFIX)
+/* One thread publishes count with flag (PRISM_LB_AGGREGATE or PRISM_LB_PREFIX)
  * as tile's status. */
 __device__ __forceinline__ void publish_count(unsigned long long *status,
                                               unsigned tile, unsigned flag,
                                               unsigned long long count) {
   volatile unsigned long long *word = status + tile;
-  *word = (static_cast<unsigned long long>(flag) << COUNT_STATUS_FLAG_SHIFT) |
-          count;
+  *word = PRISM_LB_COUNT_WORD(flag, count);
 }
 
 /*
@@ -56,11 +51,11 @@ lookback_count(unsigned long long *status, unsigned tile,
   const int lane = lane_id();
   if (tile == 0) {
     if (lane == 0)
-      publish_count(status, 0, STATUS_PREFIX, aggregate);
+      publish_count(status, 0, PRISM_LB_PREFIX, aggregate);
     return 0;
   }
   if (lane == 0)
-    publish_count(status, tile, STATUS_AGGREGATE, aggregate);
+    publish_count(status, tile, PRISM_LB_AGGREGATE, aggregate);
   lookback_pause(first_ns);
 
   const volatile unsigned long long *words = status;
@@ -68,33 +63,32 @@ lookback_count(unsigned long long *status, unsigned tile,
   long long pred = (long long)tile - 1 - lane;
   for (;;) {
     // Before tile 0 there is nothing to add: it reads as a prefix of 0.
-    unsigned long long word = pred >= 0 ? words[pred]
-                                        : (unsigned long long)STATUS_PREFIX
-                                              << COUNT_STATUS_FLAG_SHIFT;
-    unsigned flag = unsigned(word >> COUNT_STATUS_FLAG_SHIFT);
+    unsigned long long word =
+        pred >= 0 ? words[pred] : PRISM_LB_COUNT_WORD(PRISM_LB_PREFIX, 0u);
+    unsigned flag = PRISM_LB_COUNT_FLAG(word);
     // Lanes up to the nearest prefix (the lowest such lane) count; those
     // beyond are covered by it, so only counted lanes are waited for.
     unsigned prefixes, counted;
     for (;;) {
-      prefixes = __ballot_sync(FULL_MASK, flag == STATUS_PREFIX);
+      prefixes = __ballot_sync(FULL_MASK, flag == PRISM_LB_PREFIX);
       counted = ((prefixes & (0u - prefixes)) << 1) - 1u; // all if none
-      if (!(__ballot_sync(FULL_MASK, flag == STATUS_EMPTY) & counted))
+      if (!(__ballot_sync(FULL_MASK, flag == PRISM_LB_EMPTY) & counted))
         break;
       lookback_pause(spin_ns);
-      if (flag == STATUS_EMPTY) {
+      if (flag == PRISM_LB_EMPTY) {
         word = words[pred];
-        flag = unsigned(word >> COUNT_STATUS_FLAG_SHIFT);
+        flag = PRISM_LB_COUNT_FLAG(word);
       }
     }
     const unsigned long long value =
-        (counted >> lane) & 1u ? word & COUNT_STATUS_VALUE_MASK : 0ull;
+        (counted >> lane) & 1u ? PRISM_LB_COUNT_OF(word) : 0ull;
     exclusive += warp_reduce<Sum>(value);
     if (prefixes)
       break;
     pred -= WARP_THREADS;
   }
   if (lane == 0)
-    publish_count(status, tile, STATUS_PREFIX, exclusive + aggregate);
+    publish_count(status, tile, PRISM_LB_PREFIX, exclusive + aggregate);
   return exclusive;
 }
 

@@ -203,9 +203,9 @@ __launch_bounds__(Onesweep<KT, V>::P::BLOCK_THREADS,
   if (digit_thread) {
     if (tile == 0) {
       start = bins[digit];
-      publish_digit(status, 0, digit, STATUS_PREFIX, start + count);
+      publish_digit(status, 0, digit, PRISM_LB_PREFIX, start + count);
     } else {
-      publish_digit(status, tile, digit, STATUS_AGGREGATE, count);
+      publish_digit(status, tile, digit, PRISM_LB_AGGREGATE, count);
     }
   }
   const unsigned offset =
@@ -226,7 +226,7 @@ __launch_bounds__(Onesweep<KT, V>::P::BLOCK_THREADS,
     if (tile != 0) {
       start = lookback_digit<P::LOOKBACK_WINDOW>(status, tile, digit,
                                                  P::LOOKBACK_NS);
-      publish_digit(status, tile, digit, STATUS_PREFIX, start + count);
+      publish_digit(status, tile, digit, PRISM_LB_PREFIX, start + count);
     }
     if (tile == gridDim.x - 1)
       bins[digit] = start + count;

@@ -3,15 +3,16 @@
  * Per-digit look-back status of the onesweep pass (Adinets & Merrill 2022),
  * the radix sort's counterpart of tile_status.cuh.
  *
- * Layout (the OpenCL port uses the same): one 64-bit word per (tile, digit),
+ * Layout: the count words of core/lookback.h, one 64-bit word per (tile,
+ * digit),
  *   status[tile * RADIX_DIGITS + digit]
- * in scratch, cleared before each sort_onesweep launch. The top two bits
- * hold the flag (STATUS_EMPTY, STATUS_AGGREGATE: the tile's own count of the
- * digit; STATUS_PREFIX: the count of the digit in this tile and every tile
- * before it, plus the digit's global start), the low 62 bits the value. One
- * 64-bit volatile store publishes flag and value together, so a reader never
- * sees one without the other and no fence is needed. A word goes from EMPTY
- * to AGGREGATE to PREFIX; either non-empty value is valid when seen.
+ * in scratch, cleared before each sort_onesweep launch. The flag
+ * (PRISM_LB_EMPTY; PRISM_LB_AGGREGATE: the tile's own count of the digit;
+ * PRISM_LB_PREFIX: the count of the digit in this tile and every tile
+ * before it, plus the digit's global start) sits above the value. One
+ * 64-bit volatile store publishes flag and value together, so a reader
+ * never sees one without the other and no fence is needed. A word goes from
+ * EMPTY to AGGREGATE to PREFIX; either non-empty value is valid when seen.
  */
 #ifndef PRISM_BACKEND_CUDA_RADIX_STATUS_CUH
 #define PRISM_BACKEND_CUDA_RADIX_STATUS_CUH
@@ -20,11 +21,7 @@
 
 namespace prism_cuda {
 
-constexpr int DIGIT_STATUS_FLAG_SHIFT = 62;
-constexpr unsigned long long DIGIT_STATUS_VALUE_MASK =
-    (1ull << DIGIT_STATUS_FLAG_SHIFT) - 1ull;
-
-/* Publishes value with flag (STATUS_AGGREGATE or STATUS_PREFIX) for
+/* Publishes value with flag (PRISM_LB_AGGREGATE or PRISM_LB_PREFIX) for
  * (tile, digit). */
 __device__ __forceinline__ void publish_digit(unsigned long long *status,
                                               unsigned tile, int digit,
@@ -32,8 +29,7 @@ __device__ __forceinline__ void publish_digit(unsigned long long *status,
                                               unsigned long long value) {
   volatile unsigned long long *word =
       status + size_t(tile) * RADIX_DIGITS + digit;
-  *word = (static_cast<unsigned long long>(flag) << DIGIT_STATUS_FLAG_SHIFT) |
-          value;
+  *word = PRISM_LB_COUNT_WORD(flag, value);
 }
 
 /*
@@ -69,11 +65,11 @@ lookback_digit(const unsigned long long *status, unsigned tile, int digit,
     for (int k = 0; k < WINDOW; ++k) {
       if (used != k) // an earlier word of the window was empty
         break;
-      const unsigned flag = unsigned(w[k] >> DIGIT_STATUS_FLAG_SHIFT);
-      if (flag == STATUS_EMPTY)
+      const unsigned flag = PRISM_LB_COUNT_FLAG(w[k]);
+      if (flag == PRISM_LB_EMPTY)
         break;
-      exclusive += w[k] & DIGIT_STATUS_VALUE_MASK;
-      if (flag == STATUS_PREFIX)
+      exclusive += PRISM_LB_COUNT_OF(w[k]);
+      if (flag == PRISM_LB_PREFIX)
         return exclusive;
       used = k + 1;
     }

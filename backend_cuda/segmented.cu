@@ -621,7 +621,7 @@ __launch_bounds__(SegReducePolicy<T>::BLOCK_THREADS,
   if (!ordered || s.broken) {
     if (tid == 0) {
       control->irregular = 1;
-      status.publish(t, STATUS_PREFIX, SegPair<T>{Op::identity(), SEG_START});
+      status.publish(t, PRISM_LB_PREFIX, SegPair<T>{Op::identity(), SEG_START});
     }
     return;
   }

@@ -11,15 +11,14 @@
  *   (v1, k1) + (v2, k2) = k2 ? (v2, k2) : (v1 op v2, k1),
  * which is associative (not commutative).
  *
- * Tile status: the layout of tile_status.cuh with the kind added, the
- * same in the OpenCL port. Two arrays of 64-bit words in scratch, cleared
- * before each launch,
+ * Tile status: the value words of core/lookback.h with the pair's kind,
+ * as tile_status.cuh without it. Two arrays of 64-bit words in scratch,
+ * cleared before each launch,
  *   aggregate[tile * STATUS_WORDS + h]  the tile's own pair
  *   prefix[tile * STATUS_WORDS + h]     the pair of tiles 0..tile
- * STATUS_WORDS = sizeof(T) / 4. Word h holds 32 bits of the value (h = 0
- * the low half) in its low half and SEG_STATUS_VALID | kind << 1 in its
- * high half, so one 64-bit store publishes flag, kind and bits together
- * and no fence is needed; an 8-byte value is valid once both its words are
+ * STATUS_WORDS = PRISM_LB_WORDS(sizeof(T)). One 64-bit store publishes a
+ * word's valid bit, the kind and 32 bits of the value together, so no
+ * fence is needed; an 8-byte value is valid once both its words are
  * (each word is written once per launch, so two valid words belong
  * together). Volatile accesses skip the SM's L1.
  */
@@ -109,10 +108,8 @@ block_seg_exclusive_scan(SegPair<T> p, SegPair<T> *warp_slots,
   return warp == 0 ? exclusive : S::combine(warp_prefix, exclusive);
 }
 
-constexpr unsigned SEG_STATUS_VALID = 1u;
-
 template <class T> struct SegStatus {
-  static constexpr int STATUS_WORDS = int(sizeof(T)) / 4;
+  static constexpr int STATUS_WORDS = PRISM_LB_WORDS(int(sizeof(T)));
   unsigned long long *aggregate;
   unsigned long long *prefix;
 
@@ -122,17 +119,15 @@ template <class T> struct SegStatus {
     unsigned halves[STATUS_WORDS];
     memcpy(halves, &p.value, sizeof(T));
     volatile unsigned long long *words =
-        (flag == STATUS_PREFIX ? prefix : aggregate) +
+        (flag == PRISM_LB_PREFIX ? prefix : aggregate) +
         size_t(tile) * STATUS_WORDS;
-    const unsigned long long tag =
-        (unsigned long long)(SEG_STATUS_VALID | p.kind << 1) << 32;
 #pragma unroll
     for (int h = 0; h < STATUS_WORDS; ++h)
-      words[h] = tag | halves[h];
+      words[h] = PRISM_LB_VALUE_WORD(p.kind, halves[h]);
   }
 
-  /* What tile has published: STATUS_PREFIX or STATUS_AGGREGATE with its
-   * pair, or STATUS_EMPTY. Both arrays are read at once. */
+  /* What tile has published: PRISM_LB_PREFIX or PRISM_LB_AGGREGATE with its
+   * pair, or PRISM_LB_EMPTY. Both arrays are read at once. */
   __device__ __forceinline__ unsigned read(unsigned tile, SegPair<T> &p) const {
     const volatile unsigned long long *pw =
         prefix + size_t(tile) * STATUS_WORDS;
@@ -147,17 +142,19 @@ template <class T> struct SegStatus {
     bool p_valid = true, a_valid = true;
 #pragma unroll
     for (int h = 0; h < STATUS_WORDS; ++h) {
-      p_valid = p_valid && ((pv[h] >> 32) & SEG_STATUS_VALID);
-      a_valid = a_valid && ((av[h] >> 32) & SEG_STATUS_VALID);
+      p_valid = p_valid && PRISM_LB_WORD_VALID(pv[h]);
+      a_valid = a_valid && PRISM_LB_WORD_VALID(av[h]);
     }
     const unsigned long long *w = p_valid ? pv : av;
     unsigned halves[STATUS_WORDS];
 #pragma unroll
     for (int h = 0; h < STATUS_WORDS; ++h)
-      halves[h] = unsigned(w[h]);
+      halves[h] = PRISM_LB_WORD_BITS(w[h]);
     memcpy(&p.value, halves, sizeof(T));
-    p.kind = unsigned(w[0] >> 33);
-    return p_valid ? STATUS_PREFIX : a_valid ? STATUS_AGGREGATE : STATUS_EMPTY;
+    p.kind = PRISM_LB_WORD_KIND(w[0]);
+    return p_valid   ? PRISM_LB_PREFIX
+           : a_valid ? PRISM_LB_AGGREGATE
+                     : PRISM_LB_EMPTY;
   }
 };
 
@@ -181,9 +178,9 @@ __device__ SegPair<T> seg_lookback(const SegStatus<T> &status, unsigned tile,
   using S = SegOp<Op>;
   const int lane = lane_id();
   if (lane == 0)
-    status.publish(tile,
-                   tile == 0 || total.kind ? STATUS_PREFIX : STATUS_AGGREGATE,
-                   total);
+    status.publish(
+        tile, tile == 0 || total.kind ? PRISM_LB_PREFIX : PRISM_LB_AGGREGATE,
+        total);
   if (tile == 0 || !wait)
     return S::template none<T>();
   lookback_pause(first_ns);
@@ -194,15 +191,15 @@ __device__ SegPair<T> seg_lookback(const SegStatus<T> &status, unsigned tile,
   for (;;) {
     SegPair<T> p = S::template none<T>();
     unsigned flag =
-        pred >= 0 ? status.read(unsigned(pred), p) : unsigned(STATUS_PREFIX);
+        pred >= 0 ? status.read(unsigned(pred), p) : PRISM_LB_PREFIX;
     unsigned prefixes, counted;
     for (;;) {
-      prefixes = __ballot_sync(FULL_MASK, flag == STATUS_PREFIX);
+      prefixes = __ballot_sync(FULL_MASK, flag == PRISM_LB_PREFIX);
       counted = ((prefixes & (0u - prefixes)) << 1) - 1u; // all if none
-      if (!(__ballot_sync(FULL_MASK, flag == STATUS_EMPTY) & counted))
+      if (!(__ballot_sync(FULL_MASK, flag == PRISM_LB_EMPTY) & counted))
         break;
       lookback_pause(spin_ns);
-      if (flag == STATUS_EMPTY)
+      if (flag == PRISM_LB_EMPTY)
         flag = status.read(unsigned(pred), p);
     }
     if (!((counted >> lane) & 1u) || pred < 0)
@@ -217,7 +214,7 @@ __device__ SegPair<T> seg_lookback(const SegStatus<T> &status, unsigned tile,
     pred -= WARP_THREADS;
   }
   if (lane == 0 && !total.kind)
-    status.publish(tile, STATUS_PREFIX, S::combine(before, total));
+    status.publish(tile, PRISM_LB_PREFIX, S::combine(before, total));
   return before;
 }
 

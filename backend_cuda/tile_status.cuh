@@ -3,13 +3,14 @@
  * Tile status for the decoupled look-back scan (Merrill & Garland 2016), and
  * the look-back itself.
  *
- * Layout (the OpenCL port uses the same, for every type): two arrays of
- * 64-bit words in scratch, cleared by scan_init before each scan,
+ * Layout: the value words of core/lookback.h (flags, packing and widths
+ * are defined there once, for this backend, the OpenCL kernels and the
+ * host tests), kind 0. Two arrays of 64-bit words in scratch, cleared by
+ * scan_init before each scan,
  *   status_aggregate[tile * STATUS_WORDS + h]  the tile's own total
  *   status_prefix[tile * STATUS_WORDS + h]     the total of tiles 0..tile
- * STATUS_WORDS = sizeof(T) / 4. Word h holds 32 bits of the value (h = 0
- * the low half) in its low 32 bits and STATUS_VALID in its high 32 bits, so
- * one 64-bit store publishes a flag together with its bits: a reader never
+ * STATUS_WORDS = PRISM_LB_WORDS(sizeof(T)). One 64-bit store publishes a
+ * word's valid bit together with its 32 bits of the value: a reader never
  * sees a flag without its value, and no fence is needed between them. An
  * 8-byte value is valid once both its words are. Each word is written once
  * per scan, so a value, once valid, never changes under a reader. Accesses
@@ -19,21 +20,14 @@
 #define PRISM_BACKEND_CUDA_TILE_STATUS_CUH
 
 #include "block.cuh"
+#include "lookback.h"
 
 #include <string.h>
 
 namespace prism_cuda {
 
-enum : unsigned {
-  STATUS_EMPTY = 0,
-  STATUS_AGGREGATE = 1,
-  STATUS_PREFIX = 2,
-};
-
-constexpr unsigned long long STATUS_VALID = 1ull << 32;
-
 template <class T> struct TileStatus {
-  static constexpr int STATUS_WORDS = int(sizeof(T)) / 4;
+  static constexpr int STATUS_WORDS = PRISM_LB_WORDS(int(sizeof(T)));
   unsigned long long *aggregate;
   unsigned long long *prefix;
 
@@ -43,15 +37,24 @@ template <class T> struct TileStatus {
     unsigned halves[STATUS_WORDS];
     memcpy(halves, &value, sizeof(T));
     volatile unsigned long long *words =
-        (kind == STATUS_PREFIX ? prefix : aggregate) +
+        (kind == PRISM_LB_PREFIX ? prefix : aggregate) +
         size_t(tile) * STATUS_WORDS;
 #pragma unroll
     for (int h = 0; h < STATUS_WORDS; ++h)
-      words[h] = STATUS_VALID | halves[h];
+      words[h] = PRISM_LB_VALUE_WORD(0u, halves[h]);
   }
 
-  /* What tile has published: STATUS_PREFIX or STATUS_AGGREGATE with its
-   * value, or STATUS_EMPTY. Both arrays are read at once (one round trip). */
+  /* A word of a scan is valid once its high half is non-zero: the kind is
+   * 0 here, so PRISM_LB_VALUE_WORD sets PRISM_LB_VALID alone. (This test,
+   * not PRISM_LB_WORD_VALID's, keeps the code of the kernels as it was.) */
+  static __device__ __forceinline__ bool published(unsigned long long w) {
+    return (w >> 32) != 0;
+  }
+  static_assert(PRISM_LB_VALUE_WORD(0u, 0u) >> 32 == PRISM_LB_VALID,
+                "a scan's status word: PRISM_LB_VALID alone in the high half");
+
+  /* What tile has published: PRISM_LB_PREFIX or PRISM_LB_AGGREGATE with its
+   * value, or PRISM_LB_EMPTY. Both arrays are read at once (one round trip). */
   __device__ __forceinline__ unsigned read(unsigned tile, T &value) const {
     const volatile unsigned long long *p = prefix + size_t(tile) * STATUS_WORDS;
     const volatile unsigned long long *a =
@@ -66,20 +69,20 @@ template <class T> struct TileStatus {
     unsigned pv[STATUS_WORDS], av[STATUS_WORDS];
 #pragma unroll
     for (int h = 0; h < STATUS_WORDS; ++h) {
-      p_valid = p_valid && (pw[h] >> 32) != 0;
-      a_valid = a_valid && (aw[h] >> 32) != 0;
-      pv[h] = unsigned(pw[h]);
-      av[h] = unsigned(aw[h]);
+      p_valid = p_valid && published(pw[h]);
+      a_valid = a_valid && published(aw[h]);
+      pv[h] = PRISM_LB_WORD_BITS(pw[h]);
+      av[h] = PRISM_LB_WORD_BITS(aw[h]);
     }
     if (p_valid) {
       memcpy(&value, pv, sizeof(T));
-      return STATUS_PREFIX;
+      return PRISM_LB_PREFIX;
     }
     if (a_valid) {
       memcpy(&value, av, sizeof(T));
-      return STATUS_AGGREGATE;
+      return PRISM_LB_AGGREGATE;
     }
-    return STATUS_EMPTY;
+    return PRISM_LB_EMPTY;
   }
 };
 
@@ -113,11 +116,11 @@ __device__ T lookback(const TileStatus<T> &status, unsigned tile, T aggregate,
   const int lane = lane_id();
   if (tile == 0) {
     if (lane == 0)
-      status.publish(0, STATUS_PREFIX, aggregate);
+      status.publish(0, PRISM_LB_PREFIX, aggregate);
     return Op::identity();
   }
   if (lane == 0)
-    status.publish(tile, STATUS_AGGREGATE, aggregate);
+    status.publish(tile, PRISM_LB_AGGREGATE, aggregate);
   lookback_pause(first_ns);
 
   T exclusive = Op::identity();
@@ -126,18 +129,18 @@ __device__ T lookback(const TileStatus<T> &status, unsigned tile, T aggregate,
   for (;;) {
     // Before tile 0 there is nothing to add; a prefix stops the walk.
     T value = Op::identity();
-    unsigned flag = pred >= 0 ? status.read(unsigned(pred), value)
-                              : unsigned(STATUS_PREFIX);
+    unsigned flag =
+        pred >= 0 ? status.read(unsigned(pred), value) : PRISM_LB_PREFIX;
     // Lanes up to the nearest prefix (the lowest such lane) count; those
     // beyond are covered by it, so only counted lanes are waited for.
     unsigned prefixes, counted;
     for (;;) {
-      prefixes = __ballot_sync(FULL_MASK, flag == STATUS_PREFIX);
+      prefixes = __ballot_sync(FULL_MASK, flag == PRISM_LB_PREFIX);
       counted = ((prefixes & (0u - prefixes)) << 1) - 1u; // all if none
-      if (!(__ballot_sync(FULL_MASK, flag == STATUS_EMPTY) & counted))
+      if (!(__ballot_sync(FULL_MASK, flag == PRISM_LB_EMPTY) & counted))
         break;
       lookback_pause(spin_ns);
-      if (flag == STATUS_EMPTY)
+      if (flag == PRISM_LB_EMPTY)
         flag = status.read(unsigned(pred), value);
     }
     if (!((counted >> lane) & 1u) || pred < 0)
@@ -151,7 +154,7 @@ __device__ T lookback(const TileStatus<T> &status, unsigned tile, T aggregate,
     pred -= WARP_THREADS;
   }
   if (lane == 0)
-    status.publish(tile, STATUS_PREFIX, Op::apply(exclusive, aggregate));
+    status.publish(tile, PRISM_LB_PREFIX, Op::apply(exclusive, aggregate));
   return exclusive;
 }
 
