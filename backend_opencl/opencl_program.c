@@ -63,7 +63,7 @@ static void keep_build_log(prism_context *ctx, prism__cl *cl,
 static prism_status build_from_source(prism_context *ctx, prism__cl *cl,
                                       const prism__cl_source *source,
                                       const char *options, cl_program *out) {
-  const prism__cl_source *prelude[PRISM_CL_MAX_PRELUDE];
+  const prism__cl_source *prelude[PRISM_CL_MAX_PRELUDE + 1]; /* and source */
   const size_t parts = prism__cl_prelude(source, prelude) + 1;
   prelude[parts - 1] = source;
   char lines[PRISM_CL_MAX_PRELUDE + 1][128];

@@ -13,9 +13,11 @@ const prism__cl_source *prism__cl_find_source(const char *name) {
 }
 
 /* Sources built ahead of every kernel file, and ahead of the sort files
- * ("sort_*.cl") besides: key_order.h is the host's key image, kept valid
- * OpenCL C so both sides share one definition. */
-static const char *const prelude_all[] = {"common.cl", "key_order.h"};
+ * ("sort_*.cl") besides: key_order.h (the key image) and lookback.h (the
+ * look-back's status words) are core's, kept valid OpenCL C so the host,
+ * the CUDA kernels and these share one definition. */
+static const char *const prelude_all[] = {"common.cl", "key_order.h",
+                                          "lookback.h"};
 static const char *const prelude_sort[] = {"sort_keys.cl"};
 
 size_t prism__cl_prelude(const prism__cl_source *source,

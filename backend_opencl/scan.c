@@ -9,6 +9,7 @@
  * Scratch comes from the context pool, carved with byte offsets passed as
  * kernel arguments.
  */
+#include "lookback.h"
 #include "opencl_internal.h"
 
 #include <stdint.h>
@@ -47,9 +48,9 @@ static prism_status scan_lookback(prism_context *ctx,
   }
 
   /* Scratch: ticket | status_aggregate | status_prefix, each region
-   * aligned; a status array holds elem / 4 64-bit words per tile, which is
-   * 2 * elem bytes (see scan.cl). */
-  const size_t status_bytes = tiles * 2 * elem;
+   * aligned; a status array holds PRISM_LB_WORDS(elem) 64-bit words per
+   * tile (see scan.cl). */
+  const size_t status_bytes = tiles * PRISM_LB_WORDS(elem) * sizeof(cl_ulong);
   const cl_ulong ticket_offset = 0;
   const cl_ulong aggregate_offset = PRISM_CL_SCRATCH_ALIGN;
   const cl_ulong prefix_offset =

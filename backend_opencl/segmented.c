@@ -16,6 +16,7 @@
  * passed as kernel arguments. Checked calls read the first-bad slots back
  * (the only blocking read).
  */
+#include "lookback.h"
 #include "opencl_internal.h"
 
 #include <stdint.h>
@@ -90,6 +91,11 @@ static cl_uint offset_code(prism_type t) {
 
 static size_t slot_count(size_t num_segments) {
   return (num_segments >> SLOT_SHIFT) + 1;
+}
+
+/* Bytes of one look-back status array (core/lookback.h's value words). */
+static size_t status_array_bytes(const seg_call *c, size_t tiles) {
+  return tiles * PRISM_LB_WORDS(c->elem) * sizeof(cl_ulong);
 }
 
 /* How much of count each work-item of seg_init, seg_mark and (chunks)
@@ -210,10 +216,11 @@ static prism_status scan_lookback(seg_call *c, cl_mem scratch,
     return seg_launch(c, c->options, "seg_scan_single_block", args, 10, c->wg,
                       c->wg);
   }
-  /* Status: ticket, then each array of tiles * elem / 4 words. */
+  /* Status: ticket, then the two status arrays. */
   const cl_ulong ticket_offset = status_offset;
   const cl_ulong aggregate_offset = ticket_offset + 8;
-  const cl_ulong prefix_offset = aggregate_offset + tiles * 2 * c->elem;
+  const cl_ulong prefix_offset =
+      aggregate_offset + status_array_bytes(c, tiles);
   const prism__cl_arg args[] = {PRISM__CL_ARG(in),
                                 PRISM__CL_ARG(out),
                                 PRISM__CL_ARG(n),
@@ -320,7 +327,7 @@ static prism_status segmented_scan(seg_call *c) {
   const cl_ulong starts_offset = 0, ends_offset = bitmap_bytes;
   const cl_ulong status_offset = 2 * bitmap_bytes;
   const size_t status_bytes =
-      lookback ? prism__cl_align(8 + tiles * 4 * c->elem) : 0;
+      lookback ? prism__cl_align(8 + 2 * status_array_bytes(c, tiles)) : 0;
   const size_t zero_bytes = 2 * bitmap_bytes + status_bytes;
   const size_t slots = by_offsets ? slot_count(a->num_segments) : 0;
   const cl_ulong slots_offset = zero_bytes;
@@ -416,9 +423,10 @@ static prism_status reduce_lookback(seg_call *c) {
                        a->n, a->num_segments, tile);
   const size_t slots = slot_count(a->num_segments);
   const cl_ulong ticket_offset = 0, aggregate_offset = 8;
-  const cl_ulong prefix_offset = aggregate_offset + tiles * 2 * c->elem;
+  const cl_ulong prefix_offset =
+      aggregate_offset + status_array_bytes(c, tiles);
   const cl_ulong splits_offset =
-      prism__cl_align((size_t)prefix_offset + tiles * 2 * c->elem);
+      prism__cl_align((size_t)prefix_offset + status_array_bytes(c, tiles));
   const cl_ulong slots_offset =
       splits_offset + prism__cl_align((tiles + 1) * 8);
   void *native;

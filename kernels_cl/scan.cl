@@ -9,22 +9,23 @@
  *                    bank once.
  *   PRISM_LB_WINDOW  predecessor statuses read at once during look-back.
  *
- * Tile status (same layout and names as the CUDA backend), in the scratch
- * buffer, all cleared to 0 by scan_init before each look-back scan:
- *   ticket                                 uint: the next tile id to hand out
- *   status_aggregate[t * STATUS_WORDS + h] ulong: op of tile t's elements
- *   status_prefix[t * STATUS_WORDS + h]    ulong: op of tiles 0..t's elements
+ * Tile status (core/lookback.h's value words, as the CUDA backend's), in
+ * the scratch buffer, all cleared to 0 by scan_init before each look-back
+ * scan:
+ *   ticket                              uint: the next tile id to hand out
+ *   status_aggregate[t * LB_WORDS + h]  ulong: op of tile t's elements
+ *   status_prefix[t * LB_WORDS + h]     ulong: op of tiles 0..t's elements
  * Word h holds 32 bits of the value (h = 0 the low half) in its low half
- * and STATUS_VALID in its high half, so one 64-bit store publishes flag and
- * bits together: a reader never sees a flag without its value, and no fence
- * is needed. (OpenCL 1.2's mem_fence orders accesses only as seen from the
- * work-group; NVIDIA compiles it to a CTA-scope barrier, and a flag-then-
- * value protocol built on it let other work-groups read stale values.) An
- * 8-byte value is valid when both its words are; each word is written once,
- * so two valid words belong to the same value. Aligned 64-bit stores are
- * single transactions on NVIDIA GPUs and on x86-64 CPUs (PoCL). Words go
- * through volatile accesses, which NVIDIA keeps out of the SM's L1 (not
- * coherent across SMs).
+ * and PRISM_LB_VALID in its high half, so one 64-bit store publishes flag
+ * and bits together: a reader never sees a flag without its value, and no
+ * fence is needed. (OpenCL 1.2's mem_fence orders accesses only as seen
+ * from the work-group; NVIDIA compiles it to a CTA-scope barrier, and a
+ * flag-then-value protocol built on it let other work-groups read stale
+ * values.) An 8-byte value is valid when both its words are; each word is
+ * written once, so two valid words belong to the same value. Aligned 64-bit
+ * stores are single transactions on NVIDIA GPUs and on x86-64 CPUs (PoCL).
+ * Words go through volatile accesses, which NVIDIA keeps out of the SM's L1
+ * (not coherent across SMs).
  */
 
 #ifndef PRISM_ITEMS
@@ -36,15 +37,8 @@
 
 #define TILE (PRISM_WG * PRISM_ITEMS)
 
-/* 64-bit status words per tile and array: sizeof(T) / 4. */
-#define STATUS_WORDS (T_BYTES / 4)
-/* The high half of a published status word. */
-#define STATUS_VALID 1u
-
-/* What a look-back read found for a predecessor (window_flag). */
-#define STATUS_EMPTY 0u
-#define STATUS_AGGREGATE 1u
-#define STATUS_PREFIX 2u
+/* 64-bit status words per tile and array. */
+#define LB_WORDS PRISM_LB_WORDS(T_BYTES)
 
 /* Tile [base, base + TILE) into local memory, striped so the global reads
  * coalesce; elements past n read as the identity. */
@@ -87,60 +81,56 @@ void tile_store(__global T *out, ulong n, ulong base, __local const T *tile) {
   }
 }
 
-/* A status word: 32 bits of a value, marked valid. */
-ulong status_pack(uint bits) {
-  return ((ulong)STATUS_VALID << 32) | bits;
-}
-
 /* One work-item publishes value as tile's entry of array: one 64-bit store
  * per word, each complete in itself, so their order does not matter. */
 void status_publish(volatile __global ulong *array, uint tile, T value) {
-  volatile __global ulong *words = array + (ulong)tile * STATUS_WORDS;
-#if STATUS_WORDS == 1
-  words[0] = status_pack(as_uint(value));
+  volatile __global ulong *words = array + (ulong)tile * LB_WORDS;
+#if LB_WORDS == 1
+  words[0] = PRISM_LB_VALUE_WORD(0u, as_uint(value));
 #else
   const ulong bits = as_ulong(value);
-  words[0] = status_pack((uint)bits);
-  words[1] = status_pack((uint)(bits >> 32));
+  words[0] = PRISM_LB_VALUE_WORD(0u, (uint)bits);
+  words[1] = PRISM_LB_VALUE_WORD(0u, (uint)(bits >> 32));
 #endif
 }
 
 /* Whether loaded words hold a published value: all of them valid. */
-bool status_valid(const ulong words[STATUS_WORDS]) {
+bool status_valid(const ulong words[LB_WORDS]) {
   bool valid = true;
-  for (uint h = 0; h < STATUS_WORDS; h++)
-    valid &= (uint)(words[h] >> 32) == STATUS_VALID;
+  for (uint h = 0; h < LB_WORDS; h++)
+    valid &= PRISM_LB_WORD_VALID(words[h]);
   return valid;
 }
 
 /* The value that valid words hold. */
-T status_value(const ulong words[STATUS_WORDS]) {
-#if STATUS_WORDS == 1
-  return AS_T((uint)words[0]);
+T status_value(const ulong words[LB_WORDS]) {
+#if LB_WORDS == 1
+  return AS_T(PRISM_LB_WORD_BITS(words[0]));
 #else
-  return AS_T(((ulong)(uint)words[1] << 32) | (uint)words[0]);
+  return AS_T((ulong)PRISM_LB_WORD_BITS(words[1]) << 32 |
+              PRISM_LB_WORD_BITS(words[0]));
 #endif
 }
 
-/* What tile p has published: STATUS_PREFIX or STATUS_AGGREGATE with its
- * value in *value, or STATUS_EMPTY. Every word of both arrays is loaded
+/* What tile p has published: PRISM_LB_PREFIX or PRISM_LB_AGGREGATE with
+ * its value in *value, or PRISM_LB_EMPTY. Every word of both arrays is loaded
  * (volatile 64-bit loads) before any is looked at: one round of loads. */
 uint status_read(volatile __global const ulong *aggregate,
                  volatile __global const ulong *prefix, ulong p, T *value) {
-  ulong prefix_words[STATUS_WORDS], aggregate_words[STATUS_WORDS];
-  for (uint h = 0; h < STATUS_WORDS; h++) {
-    prefix_words[h] = prefix[p * STATUS_WORDS + h];
-    aggregate_words[h] = aggregate[p * STATUS_WORDS + h];
+  ulong prefix_words[LB_WORDS], aggregate_words[LB_WORDS];
+  for (uint h = 0; h < LB_WORDS; h++) {
+    prefix_words[h] = prefix[p * LB_WORDS + h];
+    aggregate_words[h] = aggregate[p * LB_WORDS + h];
   }
   if (status_valid(prefix_words)) {
     *value = status_value(prefix_words);
-    return STATUS_PREFIX;
+    return PRISM_LB_PREFIX;
   }
   if (status_valid(aggregate_words)) {
     *value = status_value(aggregate_words);
-    return STATUS_AGGREGATE;
+    return PRISM_LB_AGGREGATE;
   }
-  return STATUS_EMPTY;
+  return PRISM_LB_EMPTY;
 }
 
 /* scan_init: clear every tile's status words and the ticket before a
@@ -150,8 +140,8 @@ __kernel void scan_init(__global uchar *scratch, ulong ticket_offset,
                         uint tiles) {
   const uint t = get_global_id(0);
   if (t < tiles) {
-    for (uint h = 0; h < STATUS_WORDS; h++) {
-      const ulong w = (ulong)t * STATUS_WORDS + h;
+    for (uint h = 0; h < LB_WORDS; h++) {
+      const ulong w = (ulong)t * LB_WORDS + h;
       SCRATCH(ulong, scratch, aggregate_offset)[w] = 0;
       SCRATCH(ulong, scratch, prefix_offset)[w] = 0;
     }
@@ -189,7 +179,7 @@ T look_back(uint t, T total, volatile __global ulong *aggregate,
     const long nearest = *next;
     if (lid < PRISM_LB_WINDOW) {
       const long p = nearest - (long)lid;
-      uint f = STATUS_EMPTY;
+      uint f = PRISM_LB_EMPTY;
       T v = IDENTITY;
       if (p >= 0)
         f = status_read(aggregate, prefix, (ulong)p, &v);
@@ -204,12 +194,12 @@ T look_back(uint t, T total, volatile __global ulong *aggregate,
       long resume = nearest - PRISM_LB_WINDOW;
       for (uint j = 0; j < PRISM_LB_WINDOW; j++) {
         const uint f = window_flag[j];
-        if (f == STATUS_EMPTY) {
+        if (f == PRISM_LB_EMPTY) {
           resume = nearest - (long)j;
           break;
         }
         r = op(window_value[j], r);
-        if (f == STATUS_PREFIX) {
+        if (f == PRISM_LB_PREFIX) {
           resume = -1;
           break;
         }

@@ -324,65 +324,58 @@ ulong merge_search(__global const uchar *offsets, uint code, ulong n,
 #define MERGE_TILE (PRISM_WG * PRISM_MERGE_ITEMS)
 
 /*
- * Tile status, the layout of scan.cl with the pair's kind added: arrays
- * status_aggregate and status_prefix of STATUS_WORDS 64-bit words per
- * tile, cleared before each launch. Word h holds 32 bits of the value in
- * its low half and STATUS_VALID | kind << 1 in its high half, so one
- * 64-bit store publishes the flag, the kind and the bits together, and no
- * fence is needed; an 8-byte value is valid once both its words are (each
- * word is written once per launch, so two valid words belong together).
+ * Tile status, the layout of scan.cl with the pair's kind added
+ * (core/lookback.h's value words): arrays status_aggregate and
+ * status_prefix of LB_WORDS 64-bit words per tile, cleared before each
+ * launch. Word h holds 32 bits of the value in its low half and
+ * PRISM_LB_VALID with the kind above it in its high half, so one 64-bit
+ * store publishes the flag, the kind and the bits together, and no fence
+ * is needed; an 8-byte value is valid once both its words are (each word
+ * is written once per launch, so two valid words belong together).
  * Volatile accesses keep NVIDIA from serving them from the SM's L1.
  */
-#define STATUS_WORDS (T_BYTES / 4)
-#define STATUS_VALID 1u
-
-#define STATUS_EMPTY 0u
-#define STATUS_AGGREGATE 1u
-#define STATUS_PREFIX 2u
-
-ulong status_word(uint kind, uint bits) {
-  return ((ulong)(STATUS_VALID | kind << 1) << 32) | bits;
-}
+#define LB_WORDS PRISM_LB_WORDS(T_BYTES)
 
 void status_publish(volatile __global ulong *array, uint tile, seg_pair p) {
-  volatile __global ulong *words = array + (ulong)tile * STATUS_WORDS;
-#if STATUS_WORDS == 1
-  words[0] = status_word(p.kind, as_uint(p.value));
+  volatile __global ulong *words = array + (ulong)tile * LB_WORDS;
+#if LB_WORDS == 1
+  words[0] = PRISM_LB_VALUE_WORD(p.kind, as_uint(p.value));
 #else
   const ulong bits = as_ulong(p.value);
-  words[0] = status_word(p.kind, (uint)bits);
-  words[1] = status_word(p.kind, (uint)(bits >> 32));
+  words[0] = PRISM_LB_VALUE_WORD(p.kind, (uint)bits);
+  words[1] = PRISM_LB_VALUE_WORD(p.kind, (uint)(bits >> 32));
 #endif
 }
 
 /* Whether loaded words hold a published pair, and the pair. */
-bool status_unpack(const ulong words[STATUS_WORDS], seg_pair *p) {
+bool status_unpack(const ulong words[LB_WORDS], seg_pair *p) {
   bool valid = true;
-  for (uint h = 0; h < STATUS_WORDS; h++)
-    valid &= ((uint)(words[h] >> 32) & STATUS_VALID) != 0;
-#if STATUS_WORDS == 1
-  p->value = AS_T((uint)words[0]);
+  for (uint h = 0; h < LB_WORDS; h++)
+    valid &= PRISM_LB_WORD_VALID(words[h]);
+#if LB_WORDS == 1
+  p->value = AS_T(PRISM_LB_WORD_BITS(words[0]));
 #else
-  p->value = AS_T(((ulong)(uint)words[1] << 32) | (uint)words[0]);
+  p->value = AS_T((ulong)PRISM_LB_WORD_BITS(words[1]) << 32 |
+                  PRISM_LB_WORD_BITS(words[0]));
 #endif
-  p->kind = (uint)(words[0] >> 33);
+  p->kind = PRISM_LB_WORD_KIND(words[0]);
   return valid;
 }
 
-/* What tile t has published: STATUS_PREFIX or STATUS_AGGREGATE with its
- * pair, or STATUS_EMPTY; both arrays loaded in one round. */
+/* What tile t has published: PRISM_LB_PREFIX or PRISM_LB_AGGREGATE with
+ * its pair, or PRISM_LB_EMPTY; both arrays loaded in one round. */
 uint status_read(volatile __global const ulong *aggregate,
                  volatile __global const ulong *prefix, ulong t, seg_pair *p) {
-  ulong prefix_words[STATUS_WORDS], aggregate_words[STATUS_WORDS];
-  for (uint h = 0; h < STATUS_WORDS; h++) {
-    prefix_words[h] = prefix[t * STATUS_WORDS + h];
-    aggregate_words[h] = aggregate[t * STATUS_WORDS + h];
+  ulong prefix_words[LB_WORDS], aggregate_words[LB_WORDS];
+  for (uint h = 0; h < LB_WORDS; h++) {
+    prefix_words[h] = prefix[t * LB_WORDS + h];
+    aggregate_words[h] = aggregate[t * LB_WORDS + h];
   }
   if (status_unpack(prefix_words, p))
-    return STATUS_PREFIX;
+    return PRISM_LB_PREFIX;
   if (status_unpack(aggregate_words, p))
-    return STATUS_AGGREGATE;
-  return STATUS_EMPTY;
+    return PRISM_LB_AGGREGATE;
+  return PRISM_LB_EMPTY;
 }
 
 /* The look-back's state in local memory, so every work-item takes the
@@ -427,7 +420,7 @@ seg_pair seg_look_back(uint t, seg_pair total, uint wait,
     if (lid < PRISM_LB_WINDOW) {
       const long p = nearest - (long)lid;
       seg_pair v = SEG_NONE;
-      uint f = STATUS_EMPTY;
+      uint f = PRISM_LB_EMPTY;
       if (p >= 0)
         f = status_read(aggregate, prefix, (ulong)p, &v);
       lb->flag[lid] = f;
@@ -442,12 +435,12 @@ seg_pair seg_look_back(uint t, seg_pair total, uint wait,
       long resume = nearest - PRISM_LB_WINDOW;
       for (uint j = 0; j < PRISM_LB_WINDOW; j++) {
         const uint f = lb->flag[j];
-        if (f == STATUS_EMPTY) {
+        if (f == PRISM_LB_EMPTY) {
           resume = nearest - (long)j;
           break;
         }
         r = seg_combine(seg_make(lb->value[j], lb->kind[j]), r);
-        if (f == STATUS_PREFIX) {
+        if (f == PRISM_LB_PREFIX) {
           resume = -1;
           break;
         }
@@ -615,9 +608,9 @@ seg_reduce_search(__global const uchar *offsets, uint offset_code, ulong n,
   [t] = merge_search(offsets, offset_code, n, num_segments,
                      min(t * MERGE_TILE, total));
   if (t < tiles)
-    for (uint h = 0; h < STATUS_WORDS; h++) {
-      SCRATCH(ulong, scratch, aggregate_offset)[t * STATUS_WORDS + h] = 0;
-      SCRATCH(ulong, scratch, prefix_offset)[t * STATUS_WORDS + h] = 0;
+    for (uint h = 0; h < LB_WORDS; h++) {
+      SCRATCH(ulong, scratch, aggregate_offset)[t * LB_WORDS + h] = 0;
+      SCRATCH(ulong, scratch, prefix_offset)[t * LB_WORDS + h] = 0;
     }
   if (t == 0)
     *SCRATCH(ulong, scratch, ticket_offset) = 0; /* ticket, irregular */

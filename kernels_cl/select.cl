@@ -23,12 +23,13 @@
  *                    one bit each).
  *   PRISM_LB_WINDOW  look-back: predecessor statuses read at once.
  *
- * Tile status (same layout and names as backend_cuda/count_status.cuh), in
- * the scratch buffer, cleared by select_init before each look-back pass:
+ * Tile status (core/lookback.h's count words, as
+ * backend_cuda/count_status.cuh), in the scratch buffer, cleared by
+ * select_init before each look-back pass:
  *   ticket     uint: the next tile id to hand out
- *   status[t]  ulong: the flag in the top 2 bits (STATUS_AGGREGATE: tile
- *              t's kept count; STATUS_PREFIX: the kept count of tiles
- *              0..t), the count in the low 62
+ *   status[t]  ulong: the flag (PRISM_LB_AGGREGATE: tile t's kept count;
+ *              PRISM_LB_PREFIX: the kept count of tiles 0..t) with the
+ *              count
  * One volatile 64-bit store publishes flag and count together, so a reader
  * never sees a flag without its count and no fence is needed (scan.cl says
  * why OpenCL 1.2's mem_fence cannot be relied on across work-groups).
@@ -67,12 +68,6 @@
 #endif
 
 #define TILE (PRISM_WG * PRISM_ITEMS)
-
-#define STATUS_FLAG_SHIFT 62
-#define STATUS_COUNT_MASK ((1ul << STATUS_FLAG_SHIFT) - 1)
-#define STATUS_EMPTY 0ul
-#define STATUS_AGGREGATE 1ul
-#define STATUS_PREFIX 2ul
 
 /* Work-group exclusive scan of one ulong count per work-item (common.cl's
  * wg_scan_exclusive, for counts rather than T); buf holds 2 * PRISM_WG. */
@@ -348,9 +343,9 @@ void tile_store(__global T *out, uint count, uint total, ulong before,
 }
 
 /* One work-item publishes count with flag as tile t's status. */
-void count_publish(volatile __global ulong *status, uint t, ulong flag,
+void count_publish(volatile __global ulong *status, uint t, uint flag,
                    ulong count) {
-  status[t] = (flag << STATUS_FLAG_SHIFT) | count;
+  status[t] = PRISM_LB_COUNT_WORD(flag, count);
 }
 
 /*
@@ -375,7 +370,7 @@ ulong count_look_back(uint t, ulong total, volatile __global ulong *status,
     if (lid < PRISM_LB_WINDOW) {
       const long p = nearest - (long)lid;
       window[lid] =
-          p >= 0 ? status[p] : STATUS_PREFIX << STATUS_FLAG_SHIFT; /* 0 */
+          p >= 0 ? status[p] : PRISM_LB_COUNT_WORD(PRISM_LB_PREFIX, 0); /* 0 */
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
@@ -385,13 +380,13 @@ ulong count_look_back(uint t, ulong total, volatile __global ulong *status,
       long resume = nearest - PRISM_LB_WINDOW;
       for (uint j = 0; j < PRISM_LB_WINDOW; j++) {
         const ulong word = window[j];
-        const ulong flag = word >> STATUS_FLAG_SHIFT;
-        if (flag == STATUS_EMPTY) {
+        const uint flag = PRISM_LB_COUNT_FLAG(word);
+        if (flag == PRISM_LB_EMPTY) {
           resume = nearest - (long)j;
           break;
         }
-        r += word & STATUS_COUNT_MASK;
-        if (flag == STATUS_PREFIX) {
+        r += PRISM_LB_COUNT_OF(word);
+        if (flag == PRISM_LB_PREFIX) {
           resume = -1;
           break;
         }
@@ -403,7 +398,7 @@ ulong count_look_back(uint t, ulong total, volatile __global ulong *status,
   }
   const ulong exclusive = *run;
   if (lid == 0)
-    count_publish(status, t, STATUS_PREFIX, exclusive + total);
+    count_publish(status, t, PRISM_LB_PREFIX, exclusive + total);
   return exclusive;
 }
 
@@ -458,7 +453,8 @@ select_lookback(__global const T *in, __global const F *flags, __global T *out,
   volatile __global ulong *status =
       SCRATCH(volatile ulong, scratch, status_offset);
   if (lid == 0)
-    count_publish(status, t, t == 0 ? STATUS_PREFIX : STATUS_AGGREGATE, total);
+    count_publish(status, t, t == 0 ? PRISM_LB_PREFIX : PRISM_LB_AGGREGATE,
+                  total);
   tile_exchange(x, mask, count, (uint)mine, (uint)total, tile);
   const ulong kept_before =
       t == 0 ? 0 : count_look_back(t, total, status, window, &run, &next);

@@ -7,19 +7,13 @@
  * Tile status (scratch, cleared by sort_init before each pass):
  *   ticket                    uint: the next tile id to hand out
  *   status[t * RADIX + d]     ulong: tile t's count of digit d
- * A status word holds its flag in the top 2 bits (STATUS_AGGREGATE: the
- * tile's own count; STATUS_PREFIX: the count over tiles 0..t) and the count
- * in the low 62, so one volatile 64-bit store publishes both: a reader
- * never sees a flag without its count, and no fence is needed, exactly as
- * scan.cl's status words (whose comment says why mem_fence cannot be
- * relied on across work-groups).
+ * A status word is one of core/lookback.h's count words: its flag
+ * (PRISM_LB_AGGREGATE: the tile's own count; PRISM_LB_PREFIX: the count
+ * over tiles 0..t) with the count, so one volatile 64-bit store publishes
+ * both: a reader never sees a flag without its count, and no fence is
+ * needed, exactly as scan.cl's status words (whose comment says why
+ * mem_fence cannot be relied on across work-groups).
  */
-
-#define STATUS_FLAG_SHIFT 62
-#define STATUS_COUNT_MASK ((1ul << STATUS_FLAG_SHIFT) - 1)
-#define STATUS_EMPTY 0ul
-#define STATUS_AGGREGATE 1ul
-#define STATUS_PREFIX 2ul
 
 /* sort_init: clear words status words and the ticket; one work-item per
  * word. */
@@ -45,16 +39,16 @@ ulong digit_look_back(volatile __global ulong *status, uint t, uint d,
   ulong run = 0;
   for (long p = (long)t - 1; p >= 0;) {
     const ulong word = status[(ulong)p * RADIX + d];
-    const ulong flag = word >> STATUS_FLAG_SHIFT;
-    if (flag == STATUS_EMPTY)
+    const uint flag = PRISM_LB_COUNT_FLAG(word);
+    if (flag == PRISM_LB_EMPTY)
       continue; /* not published yet: it is running (ticket order) */
-    run += word & STATUS_COUNT_MASK;
-    if (flag == STATUS_PREFIX)
+    run += PRISM_LB_COUNT_OF(word);
+    if (flag == PRISM_LB_PREFIX)
       break;
     p--;
   }
   status[(ulong)t * RADIX + d] =
-      (STATUS_PREFIX << STATUS_FLAG_SHIFT) | (run + count);
+      PRISM_LB_COUNT_WORD(PRISM_LB_PREFIX, run + count);
   return run;
 }
 
@@ -98,10 +92,10 @@ sort_onesweep(__global const K *keys_in, __global K *keys_out,
 
   volatile __global ulong *status =
       SCRATCH(volatile ulong, scratch, status_offset);
-  const ulong own_flag = t == 0 ? STATUS_PREFIX : STATUS_AGGREGATE;
+  const uint own_flag = t == 0 ? PRISM_LB_PREFIX : PRISM_LB_AGGREGATE;
   for (uint d = lid; d < RADIX; d += PRISM_WG)
     status[(ulong)t * RADIX + d] =
-        (own_flag << STATUS_FLAG_SHIFT) | (end[d] - start[d]);
+        PRISM_LB_COUNT_WORD(own_flag, end[d] - start[d]);
   __global const ulong *digit_start =
       SCRATCH(ulong, scratch, digit_start_offset);
   for (uint d = lid; d < RADIX; d += PRISM_WG)
