@@ -178,10 +178,7 @@ __launch_bounds__(Onesweep<KT, V>::P::BLOCK_THREADS,
   constexpr int ITEMS = S::ITEMS;
   __shared__ typename S::Smem s;
 
-  if (threadIdx.x == 0)
-    s.tile = atomicAdd(ticket, 1u);
-  __syncthreads();
-  const unsigned tile = s.tile;
+  const unsigned tile = draw_tile(ticket, s.tile);
   const size_t base = first_key + size_t(tile) * P::TILE_ITEMS;
   const int valid = int(min(size_t(P::TILE_ITEMS), n - base));
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Per-digit look-back status of the onesweep pass (Adinets & Merrill 2022),
- * the radix sort's counterpart of tile_status.cuh.
+ * and its look-back. Unlike the other look-backs (lookback.cuh), which one
+ * warp walks over 32 predecessors at a time, each digit's thread walks
+ * alone, a window of predecessors at a time, so it is written here.
  *
  * Layout: the count words of core/lookback.h, one 64-bit word per (tile,
  * digit),
@@ -17,7 +19,7 @@
 #ifndef PRISM_BACKEND_CUDA_RADIX_STATUS_CUH
 #define PRISM_BACKEND_CUDA_RADIX_STATUS_CUH
 
-#include "tile_status.cuh"
+#include "lookback.cuh"
 
 namespace prism_cuda {
 

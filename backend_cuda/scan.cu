@@ -114,10 +114,7 @@ __launch_bounds__(ScanPolicy<T>::BLOCK_THREADS,
   using P = typename S::P;
   __shared__ typename S::Smem s;
 
-  if (threadIdx.x == 0)
-    s.tile = atomicAdd(ticket, 1u);
-  __syncthreads();
-  const unsigned tile = s.tile;
+  const unsigned tile = draw_tile(ticket, s.tile);
   const size_t base = size_t(tile) * P::TILE_ITEMS;
   const int valid = int(min(size_t(P::TILE_ITEMS), n - base));
 
@@ -131,9 +128,9 @@ __launch_bounds__(ScanPolicy<T>::BLOCK_THREADS,
     // Pauses help only when many tiles contend; on small grids they are
     // pure latency.
     const bool pause = gridDim.x >= P::LOOKBACK_PAUSE_MIN_TILES;
-    T tile_prefix = lookback<typename S::Op>(status, tile, aggregate,
-                                             pause ? P::LOOKBACK_FIRST_NS : 0,
-                                             pause ? P::LOOKBACK_SPIN_NS : 0);
+    T tile_prefix = lookback<ScanLookback<typename S::Op, T>>(
+        status, tile, aggregate, true, pause ? P::LOOKBACK_FIRST_NS : 0,
+        pause ? P::LOOKBACK_SPIN_NS : 0);
     if (threadIdx.x == 0)
       s.tile_prefix = tile_prefix;
   }

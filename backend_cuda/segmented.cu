@@ -376,10 +376,7 @@ __launch_bounds__(SegScanPolicy<T>::BLOCK_THREADS,
   using P = typename K::P;
   __shared__ typename K::Smem s;
 
-  if (threadIdx.x == 0)
-    s.tile = atomicAdd(ticket, 1u);
-  __syncthreads();
-  const unsigned tile = s.tile;
+  const unsigned tile = draw_tile(ticket, s.tile);
   const size_t base = size_t(tile) * P::TILE_ITEMS;
   const int valid = int(min(size_t(P::TILE_ITEMS), n - base));
 
@@ -397,7 +394,7 @@ __launch_bounds__(SegScanPolicy<T>::BLOCK_THREADS,
 
   if (warp_id() == 0) {
     const bool pause = gridDim.x >= SEG_LOOKBACK_PAUSE_MIN_TILES;
-    const typename K::Pair p = seg_lookback<typename K::Op>(
+    const typename K::Pair p = lookback<SegLookback<typename K::Op, T>>(
         status, tile, aggregate, !s.first_marked,
         pause ? SEG_LOOKBACK_FIRST_NS : 0, pause ? SEG_LOOKBACK_SPIN_NS : 0);
     if (threadIdx.x == 0)
@@ -674,7 +671,7 @@ __launch_bounds__(SegReducePolicy<T>::BLOCK_THREADS,
     // The tile's first bound closes a segment begun before the tile, and
     // wants the carry, unless it is bound 0.
     const bool pause = gridDim.x >= SEG_LOOKBACK_PAUSE_MIN_TILES;
-    const SegPair<T> p = seg_lookback<Op>(
+    const SegPair<T> p = lookback<SegLookback<Op, T>>(
         status, t, aggregate, kb0 > 0 || tb == 0,
         pause ? SEG_LOOKBACK_FIRST_NS : 0, pause ? SEG_LOOKBACK_SPIN_NS : 0);
     if (tid == 0)

@@ -346,10 +346,7 @@ __launch_bounds__(SelectPolicy<T>::BLOCK_THREADS,
   using P = typename S::P;
   __shared__ typename S::Smem s;
 
-  if (threadIdx.x == 0)
-    s.tile = atomicAdd(ticket, 1u);
-  __syncthreads();
-  const unsigned tile = s.tile;
+  const unsigned tile = draw_tile(ticket, s.tile);
   const size_t base = size_t(tile) * P::TILE_ITEMS;
   const int valid = int(min(size_t(P::TILE_ITEMS), n - base));
 
@@ -364,9 +361,9 @@ __launch_bounds__(SelectPolicy<T>::BLOCK_THREADS,
   if (warp_id() == 0) {
     // Pauses help only when many tiles contend (see scan_lookback).
     const bool pause = tiles >= P::LOOKBACK_PAUSE_MIN_TILES;
-    const unsigned long long before = lookback_count(
-        status, tile, tile_kept, pause ? P::LOOKBACK_FIRST_NS : 0,
-        pause ? P::LOOKBACK_SPIN_NS : 0);
+    const unsigned long long before = lookback<CountLookback>(
+        CountStatus{status}, tile, tile_kept, true,
+        pause ? P::LOOKBACK_FIRST_NS : 0, pause ? P::LOOKBACK_SPIN_NS : 0);
     if (threadIdx.x == 0)
       s.tile_prefix = before;
   }

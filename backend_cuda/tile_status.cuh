@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tile status for the decoupled look-back scan (Merrill & Garland 2016), and
- * the look-back itself.
+ * Tile status for the decoupled look-back scan (Merrill & Garland 2016),
+ * and its look-back policy (the walk: lookback.cuh).
  *
  * Layout: the value words of core/lookback.h (flags, packing and widths
  * are defined there once, for this backend, the OpenCL kernels and the
@@ -19,8 +19,7 @@
 #ifndef PRISM_BACKEND_CUDA_TILE_STATUS_CUH
 #define PRISM_BACKEND_CUDA_TILE_STATUS_CUH
 
-#include "block.cuh"
-#include "lookback.h"
+#include "lookback.cuh"
 
 #include <string.h>
 
@@ -86,77 +85,42 @@ template <class T> struct TileStatus {
   }
 };
 
-/* A pause in the look-back (sm_70 and later; elsewhere only a compiler
- * barrier so that polls are not hoisted). */
-__device__ __forceinline__ void lookback_pause(unsigned ns) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  if (ns)
-    __nanosleep(ns);
-  else
-    __threadfence_block();
-#else
-  (void)ns;
-  __threadfence_block();
-#endif
-}
-
-/*
- * Called by one whole warp of the block that owns tile, once its aggregate
- * is known. Publishes the aggregate, walks back over the predecessors 32 at
- * a time (lane i reads tile - 1 - i), combining their aggregates until it
- * meets an inclusive prefix, publishes this tile's inclusive prefix and
- * returns the exclusive one (the same in every lane). Tile 0 publishes its
- * prefix at once. first_ns: a pause before the first poll, which gives the
- * predecessors time to publish; spin_ns: the pause between polls of a
- * window that still has empty tiles.
- */
+/* The scan's look-back policy (lookback.cuh): values of T under Op. */
 template <class Op, class T>
-__device__ T lookback(const TileStatus<T> &status, unsigned tile, T aggregate,
-                      unsigned first_ns, unsigned spin_ns) {
-  const int lane = lane_id();
-  if (tile == 0) {
-    if (lane == 0)
-      status.publish(0, PRISM_LB_PREFIX, aggregate);
+struct ScanLookback : PublishAfterWalk<ScanLookback<Op, T>> {
+  using Status = TileStatus<T>;
+  using Item = T;
+  using Value = T;
+
+  static __device__ __forceinline__ T start() {
     return Op::identity();
   }
-  if (lane == 0)
-    status.publish(tile, PRISM_LB_AGGREGATE, aggregate);
-  lookback_pause(first_ns);
-
-  T exclusive = Op::identity();
-  bool first_window = true;
-  long long pred = (long long)tile - 1 - lane;
-  for (;;) {
-    // Before tile 0 there is nothing to add; a prefix stops the walk.
-    T value = Op::identity();
-    unsigned flag =
-        pred >= 0 ? status.read(unsigned(pred), value) : PRISM_LB_PREFIX;
-    // Lanes up to the nearest prefix (the lowest such lane) count; those
-    // beyond are covered by it, so only counted lanes are waited for.
-    unsigned prefixes, counted;
-    for (;;) {
-      prefixes = __ballot_sync(FULL_MASK, flag == PRISM_LB_PREFIX);
-      counted = ((prefixes & (0u - prefixes)) << 1) - 1u; // all if none
-      if (!(__ballot_sync(FULL_MASK, flag == PRISM_LB_EMPTY) & counted))
-        break;
-      lookback_pause(spin_ns);
-      if (flag == PRISM_LB_EMPTY)
-        flag = status.read(unsigned(pred), value);
-    }
-    if (!((counted >> lane) & 1u) || pred < 0)
+  static __device__ __forceinline__ unsigned
+  read_first(const Status &status, long long pred, T &value) {
+    value = Op::identity();
+    return pred >= 0 ? status.read(unsigned(pred), value) : PRISM_LB_PREFIX;
+  }
+  static __device__ __forceinline__ unsigned read(const Status &status,
+                                                  long long pred, T &value) {
+    return status.read(unsigned(pred), value);
+  }
+  static __device__ __forceinline__ void gather(T &exclusive, T &value,
+                                                bool counts, long long pred,
+                                                bool first_window) {
+    if (!counts || pred < 0)
       value = Op::identity();
     T window = warp_reduce<Op>(value);
     // The window lies before the tiles gathered so far.
     exclusive = first_window ? window : Op::apply(window, exclusive);
-    first_window = false;
-    if (prefixes)
-      break;
-    pred -= WARP_THREADS;
   }
-  if (lane == 0)
-    status.publish(tile, PRISM_LB_PREFIX, Op::apply(exclusive, aggregate));
-  return exclusive;
-}
+  static __device__ __forceinline__ void
+  publish(const Status &status, unsigned tile, unsigned flag, T value) {
+    status.publish(tile, flag, value);
+  }
+  static __device__ __forceinline__ T inclusive(T exclusive, T aggregate) {
+    return Op::apply(exclusive, aggregate);
+  }
+};
 
 } // namespace prism_cuda
 
