@@ -2,7 +2,7 @@
 /*
  * The CUDA backend's vtable: probing, contexts, finish, and the shared error
  * helpers. Memory entry points live in memory.cu, primitives in reduce.cu,
- * scan.cu, radix_sort.cu and move.cu.
+ * scan.cu, sort.cu and gather_scatter.cu.
  *
  * The CUDA runtime is linked statically, so this file must behave on a
  * machine with no driver at all: every runtime call that can meet a missing

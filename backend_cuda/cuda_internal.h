@@ -56,9 +56,8 @@ prism_status prism__cuda_enter(prism_context *ctx, prism__cuda_ctx **out);
 prism_status prism__cuda_check_launch(prism_context *ctx, const char *kernel);
 
 /* Vtable members defined outside cuda_backend.cu (memory.cu, reduce.cu,
- * scan.cu, radix_sort.cu, move.cu, histogram.cu, select.cu, segmented.cu,
- * bfs.cu); see
- * core/backend.h for their contracts. */
+ * scan.cu, sort.cu, gather_scatter.cu, histogram.cu, select.cu,
+ * segmented.cu, bfs.cu); see core/backend.h for their contracts. */
 prism_status prism__cuda_mem_alloc(prism_context *ctx, size_t bytes,
                                    void **native);
 void prism__cuda_mem_free(prism_context *ctx, void *native);

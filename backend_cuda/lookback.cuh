@@ -4,7 +4,7 @@
  * single-pass primitives of this backend: the scan (tile_status.cuh), the
  * stream compaction (count_status.cuh) and the segmented scan and reduce
  * (segmented_status.cuh). The radix sort's per-digit look-back
- * (radix_status.cuh) is a walk of one thread per digit, not of a warp,
+ * (sort_status.cuh) is a walk of one thread per digit, not of a warp,
  * and stays there; it shares lookback_pause. The status words and their
  * flags are core/lookback.h's.
  *

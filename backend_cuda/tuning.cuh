@@ -132,7 +132,7 @@ template <class T> struct ScanPolicy {
 
 constexpr int SCAN_INIT_THREADS = 256;
 
-/* Radix sort (Onesweep, radix_sort.cu): tile shape against registers and
+/* Radix sort (Onesweep, sort.cu): tile shape against registers and
  * resident threads (the pass is latency-bound: ranking, look-back, so the
  * most resident threads win); "wide" policies serve 8-byte keys or values.
  * See docs/results/tuning-cuda.md#radix-sort. */
@@ -201,7 +201,7 @@ template <class K, class V> struct SortPolicy {
 
 constexpr int FILL_BLOCK_THREADS = 256;
 
-/* Gather/scatter (move.cu): one element per thread, no loop; bandwidth- and
+/* Gather/scatter (gather_scatter.cu): one element per thread, no loop; bandwidth- and
  * latency-bound (random reads or writes), so plain 256-thread blocks and as
  * many as the element count needs. A launch covers at most
  * MOVE_CHUNK_ELEMENTS elements (2^31 / 256 = 2^23 blocks, well under the

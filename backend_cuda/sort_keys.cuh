@@ -6,8 +6,8 @@
  * (core/key_order.h, the one definition shared with OpenCL and the tests),
  * complemented for descending order. Floats are never compared as floats.
  */
-#ifndef PRISM_BACKEND_CUDA_RADIX_KEYS_CUH
-#define PRISM_BACKEND_CUDA_RADIX_KEYS_CUH
+#ifndef PRISM_BACKEND_CUDA_SORT_KEYS_CUH
+#define PRISM_BACKEND_CUDA_SORT_KEYS_CUH
 
 #include "key_order.h"
 #include "prism.h"
@@ -94,4 +94,4 @@ __host__ __device__ __forceinline__ unsigned sort_passes(unsigned begin_bit,
 
 } // namespace prism_cuda
 
-#endif /* PRISM_BACKEND_CUDA_RADIX_KEYS_CUH */
+#endif /* PRISM_BACKEND_CUDA_SORT_KEYS_CUH */

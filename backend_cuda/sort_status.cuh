@@ -16,8 +16,8 @@
  * never sees one without the other and no fence is needed. A word goes from
  * EMPTY to AGGREGATE to PREFIX; either non-empty value is valid when seen.
  */
-#ifndef PRISM_BACKEND_CUDA_RADIX_STATUS_CUH
-#define PRISM_BACKEND_CUDA_RADIX_STATUS_CUH
+#ifndef PRISM_BACKEND_CUDA_SORT_STATUS_CUH
+#define PRISM_BACKEND_CUDA_SORT_STATUS_CUH
 
 #include "lookback.cuh"
 
@@ -83,4 +83,4 @@ lookback_digit(const unsigned long long *status, unsigned tile, int digit,
 
 } // namespace prism_cuda
 
-#endif /* PRISM_BACKEND_CUDA_RADIX_STATUS_CUH */
+#endif /* PRISM_BACKEND_CUDA_SORT_STATUS_CUH */

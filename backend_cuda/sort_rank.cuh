@@ -22,8 +22,8 @@
  *  4. tile_ranks: rank = counter[warp][digit] + rank within the warp.
  * Items at positions >= valid are not counted and get no rank.
  */
-#ifndef PRISM_BACKEND_CUDA_RADIX_RANK_CUH
-#define PRISM_BACKEND_CUDA_RADIX_RANK_CUH
+#ifndef PRISM_BACKEND_CUDA_SORT_RANK_CUH
+#define PRISM_BACKEND_CUDA_SORT_RANK_CUH
 
 #include "block.cuh"
 #include "ops.cuh"
@@ -138,4 +138,4 @@ template <int BLOCK_THREADS, int ITEMS> struct BlockRadixRank {
 
 } // namespace prism_cuda
 
-#endif /* PRISM_BACKEND_CUDA_RADIX_RANK_CUH */
+#endif /* PRISM_BACKEND_CUDA_SORT_RANK_CUH */

@@ -20,9 +20,9 @@
  */
 #include "cuda_internal.h"
 #include "dispatch.cuh"
-#include "radix_keys.cuh"
-#include "radix_rank.cuh"
-#include "radix_status.cuh"
+#include "sort_keys.cuh"
+#include "sort_rank.cuh"
+#include "sort_status.cuh"
 
 #include <cuda/std/type_traits>
 #include <stdint.h>
@@ -147,7 +147,7 @@ template <class KT, class V> struct Onesweep {
  * sort_onesweep: one pass, one tile of TILE_ITEMS keys per block.
  * Ownership: the block owns the tile whose id it draws from the ticket
  * (atomicAdd, not blockIdx, so every tile it waits for is held by a block
- * already running); thread t owns the warp-striped items of radix_rank.cuh
+ * already running); thread t owns the warp-striped items of sort_rank.cuh
  * while ranking, and tile slots t, t + BLOCK_THREADS, ... while scattering;
  * thread d < RADIX_DIGITS owns digit d's status word and look-back.
  * Partials meet: per-warp digit counters in shared memory -> per-digit tile
@@ -270,8 +270,8 @@ __launch_bounds__(Onesweep<KT, V>::P::BLOCK_THREADS,
  * sort_single_block: every pass over n <= SINGLE_MAX_KEYS keys in one
  * block, in one launch, with no scratch.
  * Ownership: the block owns everything; thread t holds the warp-striped
- * items of radix_rank.cuh in registers from load to store.
- * Partials meet: each pass ranks the keys as a tile (radix_rank.cuh) and
+ * items of sort_rank.cuh in registers from load to store.
+ * Partials meet: each pass ranks the keys as a tile (sort_rank.cuh) and
  * exchanges keys (then values) through shared memory to their ranks, which
  * become the next pass's input order.
  * Traffic: each key and value read once and written once (coalesced); all
