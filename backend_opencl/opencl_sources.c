@@ -12,13 +12,26 @@ const prism__cl_source *prism__cl_find_source(const char *name) {
   return NULL;
 }
 
-/* Sources built ahead of every kernel file, and ahead of the sort files
- * ("sort_*.cl") besides: key_order.h (the key image) and lookback.h (the
- * look-back's status words) are core's, kept valid OpenCL C so the host,
- * the CUDA kernels and these share one definition. */
+/* Sources built ahead of every kernel file: key_order.h (the key image)
+ * and lookback.h (the look-back's status words) are core's, kept valid
+ * OpenCL C so the host, the CUDA kernels and these share one definition. */
 static const char *const prelude_all[] = {"common.cl", "key_order.h",
                                           "lookback.h"};
-static const char *const prelude_sort[] = {"sort_keys.cl"};
+
+/* Ahead of the sort files ("sort_*.cl") besides: their keys and tiles. */
+#define SORT_PRELUDE "sort_keys.cl"
+
+/* Ahead of the single-pass kernel files besides: the look-back. */
+#define LOOKBACK_PRELUDE "lookback.cl"
+static const char *const with_lookback[] = {"scan.cl", "select.cl",
+                                            "segmented.cl", "sort_onesweep.cl"};
+
+static int uses_lookback(const char *name) {
+  for (size_t i = 0; i < sizeof with_lookback / sizeof *with_lookback; i++)
+    if (strcmp(name, with_lookback[i]) == 0)
+      return 1;
+  return 0;
+}
 
 size_t prism__cl_prelude(const prism__cl_source *source,
                          const prism__cl_source **out) {
@@ -26,7 +39,8 @@ size_t prism__cl_prelude(const prism__cl_source *source,
   for (size_t i = 0; i < sizeof prelude_all / sizeof *prelude_all; i++)
     out[count++] = prism__cl_find_source(prelude_all[i]);
   if (strncmp(source->name, "sort_", 5) == 0)
-    for (size_t i = 0; i < sizeof prelude_sort / sizeof *prelude_sort; i++)
-      out[count++] = prism__cl_find_source(prelude_sort[i]);
+    out[count++] = prism__cl_find_source(SORT_PRELUDE);
+  if (uses_lookback(source->name))
+    out[count++] = prism__cl_find_source(LOOKBACK_PRELUDE);
   return count;
 }

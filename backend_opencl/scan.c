@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * scan: two strategies, chosen by the device policy.
- * - Look-back (GPUs): scan_init + scan_lookback, one pass over the data
+ * - Look-back (GPUs): lookback_init + scan_lookback, one pass over the data
  *   (~2n words moved); small n: scan_single_block, one launch.
  * - Reduce-then-scan (CPUs, and wherever look-back is not safe):
  *   scan_reduce_chunks + scan_partials + scan_chunks over a few long
@@ -62,18 +62,19 @@ static prism_status scan_lookback(prism_context *ctx,
   cl_mem scratch = (cl_mem)native;
 
   cl_kernel init;
-  st = prism__cl_kernel(ctx, "scan.cl", options, "scan_init", &init);
+  st = prism__cl_kernel(ctx, "scan.cl", options, "lookback_init", &init);
   if (st == PRISM_OK)
     st = prism__cl_kernel(ctx, "scan.cl", options, "scan_lookback", &k);
   if (st != PRISM_OK)
     return st;
-  const cl_uint tile_count = (cl_uint)tiles;
+  /* Both arrays (and the alignment between them) cleared as one run. */
+  const cl_ulong words =
+      (prefix_offset + status_bytes - aggregate_offset) / sizeof(cl_ulong);
   const prism__cl_arg init_args[] = {
       PRISM__CL_ARG(scratch), PRISM__CL_ARG(ticket_offset),
-      PRISM__CL_ARG(aggregate_offset), PRISM__CL_ARG(prefix_offset),
-      PRISM__CL_ARG(tile_count)};
-  st = prism__cl_launch(ctx, init, "scan_init", init_args, 5,
-                        (tiles + wg - 1) / wg * wg, wg);
+      PRISM__CL_ARG(aggregate_offset), PRISM__CL_ARG(words)};
+  st = prism__cl_launch(ctx, init, "lookback_init", init_args, 4,
+                        (words + wg - 1) / wg * wg, wg);
   if (st != PRISM_OK)
     return st;
   const prism__cl_arg a[] = {PRISM__CL_ARG(in),

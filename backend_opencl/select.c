@@ -3,7 +3,7 @@
  * select: stream compaction (select_flagged, select_if, partitions,
  * unique), two strategies chosen by the device policy (kernels_cl/select.cl
  * says what each kernel does):
- * - Look-back (GPUs): select_init + select_lookback, one pass; partitions
+ * - Look-back (GPUs): lookback_init + select_lookback, one pass; partitions
  *   count first (select_count + select_offsets); small n:
  *   select_single_block, one launch.
  * - Chunks (CPUs): select_count + select_offsets + select_chunks over a
@@ -151,7 +151,7 @@ static prism_status count_ranges(prism_context *ctx, const select_plan *p,
   return st;
 }
 
-/* ---- look-back: select_init, select_lookback, select_single_block ------ */
+/* ---- look-back: lookback_init, select_lookback, select_single_block ---- */
 
 static prism_status select_lookback(prism_context *ctx,
                                     const prism__select_args *a,
@@ -216,17 +216,18 @@ static prism_status select_lookback(prism_context *ctx,
                         plan)) != PRISM_OK)
     return st;
   cl_kernel init;
-  if ((st = prism__cl_kernel(ctx, "select.cl", options, "select_init",
+  if ((st = prism__cl_kernel(ctx, "select.cl", options, "lookback_init",
                              &init)) != PRISM_OK ||
       (st = prism__cl_kernel(ctx, "select.cl", options, "select_lookback",
                              &k)) != PRISM_OK)
     return st;
   const cl_ulong ticket_offset = SCRATCH_TICKET, kept_offset = SCRATCH_KEPT;
+  const cl_ulong words = tiles;
   const cl_uint tile_count = (cl_uint)tiles;
   const prism__cl_arg init_args[] = {
       PRISM__CL_ARG(plan->scratch), PRISM__CL_ARG(ticket_offset),
-      PRISM__CL_ARG(status_offset), PRISM__CL_ARG(tile_count)};
-  st = prism__cl_launch(ctx, init, "select_init", init_args, 4,
+      PRISM__CL_ARG(status_offset), PRISM__CL_ARG(words)};
+  st = prism__cl_launch(ctx, init, "lookback_init", init_args, 4,
                         (tiles + wg - 1) / wg * wg, wg);
   if (st == PRISM_OK && a->partition)
     st = count_ranges(ctx, plan, options, wg, groups, range, 0);

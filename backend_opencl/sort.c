@@ -6,7 +6,7 @@
  * - Small n: sort_single_block, one work-group and one launch for every
  *   pass (sort_single.cl).
  * - Onesweep (GPUs): sort_histogram + sort_offsets once (every pass's
- *   digit starts in one read), then per pass sort_init + sort_onesweep,
+ *   digit starts in one read), then per pass lookback_init + sort_onesweep,
  *   one read and one write of the keys with look-back between tiles
  *   (sort_upsweep.cl, sort_onesweep.cl).
  * - Classic (CPUs, and wherever look-back is not safe): per pass
@@ -249,7 +249,7 @@ static prism_status sort_classic(prism_context *ctx,
   return st;
 }
 
-/* ---- onesweep: sort_histogram, sort_offsets, sort_init, sort_onesweep --- */
+/* ---- onesweep: sort_histogram, sort_offsets, lookback_init, onesweep ---- */
 
 static prism_status sort_onesweep(prism_context *ctx,
                                   const prism__sort_args *a) {
@@ -303,7 +303,7 @@ static prism_status sort_onesweep(prism_context *ctx,
                              "sort_histogram", &histogram)) != PRISM_OK ||
       (st = prism__cl_kernel(ctx, "sort_upsweep.cl", upsweep_options,
                              "sort_offsets", &offsets)) != PRISM_OK ||
-      (st = prism__cl_kernel(ctx, "sort_onesweep.cl", options, "sort_init",
+      (st = prism__cl_kernel(ctx, "sort_onesweep.cl", options, "lookback_init",
                              &init)) != PRISM_OK ||
       (st = prism__cl_kernel(ctx, "sort_onesweep.cl", options, "sort_onesweep",
                              &onesweep)) != PRISM_OK)
@@ -353,7 +353,7 @@ static prism_status sort_onesweep(prism_context *ctx,
         PRISM__CL_ARG(bits),       s.flip,
         PRISM__CL_ARG(s.scratch),  PRISM__CL_ARG(ticket_off),
         PRISM__CL_ARG(status_off), PRISM__CL_ARG(pass_starts)};
-    st = prism__cl_launch(ctx, init, "sort_init", init_args, 4,
+    st = prism__cl_launch(ctx, init, "lookback_init", init_args, 4,
                           (status_words + wg - 1) / wg * wg, wg);
     if (st == PRISM_OK)
       st = prism__cl_launch(ctx, onesweep, "sort_onesweep", onesweep_args, 14,

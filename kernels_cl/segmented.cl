@@ -10,7 +10,8 @@
  *                      (tiles with decoupled look-back).
  *   PRISM_ITEMS        scan: elements per work-item in a tile (GPU).
  *   PRISM_MERGE_ITEMS  reduce: merge items per work-item in a tile (GPU).
- *   PRISM_LB_WINDOW    predecessor statuses read at once in a look-back.
+ *   PRISM_LB_WINDOW    predecessor statuses read at once in a look-back
+ *                      (lookback.cl).
  * Flag and offset types arrive as run-time arguments (flag_bytes 1, 4 or
  * 8; offset_code OFFSET_SIGNED | OFFSET_WIDE), so one program per element
  * type and operator serves every flag and offset type.
@@ -69,9 +70,6 @@
 #endif
 #ifndef PRISM_MERGE_ITEMS
 #define PRISM_MERGE_ITEMS 1
-#endif
-#ifndef PRISM_LB_WINDOW
-#define PRISM_LB_WINDOW 32
 #endif
 
 typedef struct seg_pair {
@@ -318,142 +316,65 @@ ulong merge_search(__global const uchar *offsets, uint code, ulong n,
 }
 
 #if !PRISM_SEG_CHUNKED
-/* ---- GPU: tile status and look-back ------------------------------------- */
+/* ---- GPU: look-back ---------------------------------------------------- */
 
 #define TILE (PRISM_WG * PRISM_ITEMS)
 #define MERGE_TILE (PRISM_WG * PRISM_MERGE_ITEMS)
 
 /*
  * Tile status, the layout of scan.cl with the pair's kind added
- * (core/lookback.h's value words): arrays status_aggregate and
- * status_prefix of LB_WORDS 64-bit words per tile, cleared before each
- * launch. Word h holds 32 bits of the value in its low half and
- * PRISM_LB_VALID with the kind above it in its high half, so one 64-bit
- * store publishes the flag, the kind and the bits together, and no fence
- * is needed; an 8-byte value is valid once both its words are (each word
- * is written once per launch, so two valid words belong together).
- * Volatile accesses keep NVIDIA from serving them from the SM's L1.
+ * (lookback.cl's value words): arrays status_aggregate and status_prefix
+ * of LB_WORDS 64-bit words per tile, cleared before each launch, each
+ * word holding 32 bits of the value and, in its high half, the flag with
+ * the kind above it, so one 64-bit store publishes the flag, the kind and
+ * the bits together.
  */
-#define LB_WORDS PRISM_LB_WORDS(T_BYTES)
 
-void status_publish(volatile __global ulong *array, uint tile, seg_pair p) {
-  volatile __global ulong *words = array + (ulong)tile * LB_WORDS;
-#if LB_WORDS == 1
-  words[0] = PRISM_LB_VALUE_WORD(p.kind, as_uint(p.value));
-#else
-  const ulong bits = as_ulong(p.value);
-  words[0] = PRISM_LB_VALUE_WORD(p.kind, (uint)bits);
-  words[1] = PRISM_LB_VALUE_WORD(p.kind, (uint)(bits >> 32));
-#endif
-}
-
-/* Whether loaded words hold a published pair, and the pair. */
-bool status_unpack(const ulong words[LB_WORDS], seg_pair *p) {
-  bool valid = true;
-  for (uint h = 0; h < LB_WORDS; h++)
-    valid &= PRISM_LB_WORD_VALID(words[h]);
-#if LB_WORDS == 1
-  p->value = AS_T(PRISM_LB_WORD_BITS(words[0]));
-#else
-  p->value = AS_T((ulong)PRISM_LB_WORD_BITS(words[1]) << 32 |
-                  PRISM_LB_WORD_BITS(words[0]));
-#endif
-  p->kind = PRISM_LB_WORD_KIND(words[0]);
-  return valid;
-}
-
-/* What tile t has published: PRISM_LB_PREFIX or PRISM_LB_AGGREGATE with
- * its pair, or PRISM_LB_EMPTY; both arrays loaded in one round. */
-uint status_read(volatile __global const ulong *aggregate,
-                 volatile __global const ulong *prefix, ulong t, seg_pair *p) {
-  ulong prefix_words[LB_WORDS], aggregate_words[LB_WORDS];
-  for (uint h = 0; h < LB_WORDS; h++) {
-    prefix_words[h] = prefix[t * LB_WORDS + h];
-    aggregate_words[h] = aggregate[t * LB_WORDS + h];
-  }
-  if (status_unpack(prefix_words, p))
-    return PRISM_LB_PREFIX;
-  if (status_unpack(aggregate_words, p))
-    return PRISM_LB_AGGREGATE;
-  return PRISM_LB_EMPTY;
-}
-
-/* The look-back's state in local memory, so every work-item takes the
- * same branches around the barriers. */
-typedef struct look_back_state {
+/* The look-back's state in local memory (lookback.cl's walk): the window
+ * and the run (at PRISM_LB_WINDOW), the pairs split as in
+ * wg_seg_scan_exclusive. */
+typedef struct seg_lb_state {
   uint flag[PRISM_LB_WINDOW];
-  uint kind[PRISM_LB_WINDOW]; /* the pairs split, as in wg_seg_scan_exclusive */
-  T value[PRISM_LB_WINDOW];
-  T run_value;
-  uint run_kind;
+  uint kind[PRISM_LB_WINDOW + 1];
+  T value[PRISM_LB_WINDOW + 1];
   long next;
-} look_back_state;
+} seg_lb_state;
+
+#define SEG_LB_PUT(lb, j, p)                                                   \
+  ((lb)->kind[j] = (p).kind, (lb)->value[j] = (p).value)
+#define SEG_LB_GET(lb, j) seg_make((lb)->value[j], (lb)->kind[j])
+
+/* What tile p has published, and its pair. */
+uint seg_status_read(lb_values s, ulong p, seg_pair *pair) {
+  return lb_read_value(s, p, &pair->value, &pair->kind);
+}
+
+PRISM_DEFINE_LOOK_BACK(seg_walk, seg_pair, seg_lb_state, lb_values,
+                       seg_status_read, SEG_LB_PUT, SEG_LB_GET, seg_combine,
+                       SEG_NONE)
 
 /*
  * Look-back for tile t whose pair is total. A tile with a mark (total.kind
  * != 0) knows its inclusive prefix at once, total itself, and publishes it
  * as a prefix, which ends every look-back that reaches it; others publish
  * an aggregate. Then, unless nothing in the tile needs the carry (wait =
- * 0, which only a tile with a mark may say), walk predecessors
- * PRISM_LB_WINDOW at a time (work-item j reads tile next - j), folding
- * pairs from the nearest outwards until a prefix; a tile without a mark
- * then publishes its prefix. Returns the pair of everything before tile t
- * (SEG_NONE for tile 0 or wait = 0).
+ * 0, which only a tile with a mark may say), walk the predecessors; a tile
+ * without a mark then publishes its prefix. Returns the pair of everything
+ * before tile t (SEG_NONE for tile 0 or wait = 0).
  */
-seg_pair seg_look_back(uint t, seg_pair total, uint wait,
-                       volatile __global ulong *aggregate,
-                       volatile __global ulong *prefix,
-                       __local look_back_state *lb) {
+seg_pair seg_look_back(uint t, seg_pair total, uint wait, lb_values s,
+                       __local seg_lb_state *lb) {
   const uint lid = get_local_id(0);
   if (lid == 0)
-    status_publish(t == 0 || total.kind ? prefix : aggregate, t, total);
+    lb_publish_value(t == 0 || total.kind ? s.prefix : s.aggregate, t,
+                     total.value, total.kind);
   if (t == 0 || !wait)
     return SEG_NONE;
-  if (lid == 0) {
-    lb->run_value = IDENTITY;
-    lb->run_kind = KIND_NONE;
-    lb->next = (long)t - 1;
+  const seg_pair before = seg_walk(t, s, lb);
+  if (lid == 0 && !total.kind) {
+    const seg_pair prefix = seg_combine(before, total);
+    lb_publish_value(s.prefix, t, prefix.value, prefix.kind);
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  while (lb->next >= 0) {
-    const long nearest = lb->next;
-    if (lid < PRISM_LB_WINDOW) {
-      const long p = nearest - (long)lid;
-      seg_pair v = SEG_NONE;
-      uint f = PRISM_LB_EMPTY;
-      if (p >= 0)
-        f = status_read(aggregate, prefix, (ulong)p, &v);
-      lb->flag[lid] = f;
-      lb->kind[lid] = v.kind;
-      lb->value[lid] = v.value;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-      /* From the nearest predecessor outwards, stopping at the first that
-       * has not published (retry from it) or at a prefix. */
-      seg_pair r = seg_make(lb->run_value, lb->run_kind);
-      long resume = nearest - PRISM_LB_WINDOW;
-      for (uint j = 0; j < PRISM_LB_WINDOW; j++) {
-        const uint f = lb->flag[j];
-        if (f == PRISM_LB_EMPTY) {
-          resume = nearest - (long)j;
-          break;
-        }
-        r = seg_combine(seg_make(lb->value[j], lb->kind[j]), r);
-        if (f == PRISM_LB_PREFIX) {
-          resume = -1;
-          break;
-        }
-      }
-      lb->run_value = r.value;
-      lb->run_kind = r.kind;
-      lb->next = resume;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  const seg_pair before = seg_make(lb->run_value, lb->run_kind);
-  if (lid == 0 && !total.kind)
-    status_publish(prefix, t, seg_combine(before, total));
   return before;
 }
 
@@ -532,14 +453,13 @@ seg_scan_lookback(__global const T *in, __global T *out, ulong n,
   __local uchar mark[TILE];
   __local T scan_values[2 * PRISM_WG];
   __local uint scan_kinds[2 * PRISM_WG];
-  __local look_back_state lb;
+  __local seg_lb_state lb;
   __local uint drawn;
 
-  if (get_local_id(0) == 0)
-    drawn = atomic_inc(SCRATCH(uint, scratch, ticket_offset));
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const uint t = drawn;
+  const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong base = (ulong)t * TILE;
+  const lb_values status =
+      lb_values_at(scratch, aggregate_offset, prefix_offset);
 
   seg_tile_load(in, n, base, by_offsets, flags, flag_bytes,
                 SCRATCH(const uint, scratch, starts_offset),
@@ -548,9 +468,7 @@ seg_scan_lookback(__global const T *in, __global T *out, ulong n,
   const seg_pair mine = wg_seg_scan_exclusive(seg_thread_reduce(tile, mark),
                                               scan_values, scan_kinds, &total);
   const seg_pair before =
-      seg_look_back(t, total, mark[0] == KIND_NONE,
-                    SCRATCH(volatile ulong, scratch, aggregate_offset),
-                    SCRATCH(volatile ulong, scratch, prefix_offset), &lb);
+      seg_look_back(t, total, mark[0] == KIND_NONE, status, &lb);
   seg_thread_scan(tile, mark, seg_combine(before, mine), exclusive);
   seg_tile_store(out, n, base, tile, mark);
 }
@@ -660,18 +578,17 @@ seg_reduce_tiles(__global const T *in, ulong n, __global const uchar *offsets,
   __local uint split_at[PRISM_WG + 1];
   __local T scan_values[2 * PRISM_WG];
   __local uint scan_kinds[2 * PRISM_WG];
-  __local look_back_state lb;
+  __local seg_lb_state lb;
   __local uint drawn, broken;
   const uint lid = get_local_id(0);
   volatile __global uint *irregular =
       SCRATCH(volatile uint, scratch, ticket_offset) + 1;
+  const lb_values status =
+      lb_values_at(scratch, aggregate_offset, prefix_offset);
 
-  if (lid == 0) {
-    drawn = atomic_inc(SCRATCH(uint, scratch, ticket_offset));
+  if (lid == 0)
     broken = 0;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const uint t = drawn;
+  const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong total_items = n + num_segments + 1;
   const ulong d0 = min((ulong)t * MERGE_TILE, total_items);
   const ulong d1 = min(d0 + MERGE_TILE, total_items);
@@ -711,8 +628,7 @@ seg_reduce_tiles(__global const T *in, ulong n, __global const uchar *offsets,
   if (!ordered || broken) {
     if (lid == 0) {
       *irregular = 1;
-      status_publish(SCRATCH(volatile ulong, scratch, prefix_offset), t,
-                     seg_make(IDENTITY, KIND_START));
+      lb_publish_value(status.prefix, t, IDENTITY, KIND_START);
     }
     return;
   }
@@ -760,9 +676,7 @@ seg_reduce_tiles(__global const T *in, ulong n, __global const uchar *offsets,
   const seg_pair before_mine =
       wg_seg_scan_exclusive(mine, scan_values, scan_kinds, &total);
   const seg_pair before =
-      seg_look_back(t, total, kb0 > 0 || tb == 0,
-                    SCRATCH(volatile ulong, scratch, aggregate_offset),
-                    SCRATCH(volatile ulong, scratch, prefix_offset), &lb);
+      seg_look_back(t, total, kb0 > 0 || tb == 0, status, &lb);
 
   /* Walk the items: each bound closes a segment. */
   T acc = seg_combine(before, before_mine).value;

@@ -3,7 +3,7 @@
  * select.cl: stream compaction (select_flagged, select_if, partitions,
  * unique), the port of backend_cuda/select.cu, in two shapes chosen by the
  * device policy:
- * - Look-back (GPUs): select_init + select_lookback, one pass that reads
+ * - Look-back (GPUs): lookback_init + select_lookback, one pass that reads
  *   each element once and writes each kept one once; small n:
  *   select_single_block, one launch. Partitions count first
  *   (select_count + select_offsets) so that their rejected elements know
@@ -21,18 +21,19 @@
  *   PRISM_SELECT_CHUNKED  1: the chunk kernels; 0: the look-back ones.
  *   PRISM_ITEMS      look-back: elements per work-item in a tile (<= 32:
  *                    one bit each).
- *   PRISM_LB_WINDOW  look-back: predecessor statuses read at once.
+ *   PRISM_LB_WINDOW  look-back: predecessor statuses read at once
+ *                    (lookback.cl).
  *
- * Tile status (core/lookback.h's count words, as
+ * Tile status (lookback.cl's count words, as
  * backend_cuda/count_status.cuh), in the scratch buffer, cleared by
- * select_init before each look-back pass:
+ * lookback_init before each look-back pass:
  *   ticket     uint: the next tile id to hand out
  *   status[t]  ulong: the flag (PRISM_LB_AGGREGATE: tile t's kept count;
  *              PRISM_LB_PREFIX: the kept count of tiles 0..t) with the
  *              count
  * One volatile 64-bit store publishes flag and count together, so a reader
- * never sees a flag without its count and no fence is needed (scan.cl says
- * why OpenCL 1.2's mem_fence cannot be relied on across work-groups).
+ * never sees a flag without its count and no fence is needed (lookback.cl
+ * says why OpenCL 1.2's mem_fence cannot be relied on across work-groups).
  *
  * The kept count k lands as a ulong at byte count_offset of count_buf (the
  * caller's count_out, or a scratch word the host reads) when count_wanted.
@@ -46,9 +47,6 @@
 #endif
 #ifndef PRISM_ITEMS
 #define PRISM_ITEMS 1
-#endif
-#ifndef PRISM_LB_WINDOW
-#define PRISM_LB_WINDOW 32
 #endif
 #if PRISM_ITEMS > 32
 #error "select.cl: PRISM_ITEMS must be at most 32"
@@ -249,18 +247,6 @@ select_chunks(__global const T *in, __global const F *flags, __global T *out,
 
 #else /* look-back */
 
-/* select_init: clear every tile's status word and the ticket before a
- * look-back pass; one work-item per tile. */
-__kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-select_init(__global uchar *scratch, ulong ticket_offset, ulong status_offset,
-            uint tiles) {
-  const uint t = get_global_id(0);
-  if (t < tiles)
-    SCRATCH(ulong, scratch, status_offset)[t] = 0;
-  if (t == 0)
-    *SCRATCH(uint, scratch, ticket_offset) = 0;
-}
-
 /* Tile [base, base + count) into local memory, striped so the global reads
  * coalesce, with the flags as 0/1 bytes (FLAGGED) and the element before
  * the tile (UNIQUE, base > 0). */
@@ -342,63 +328,25 @@ void tile_store(__global T *out, uint count, uint total, ulong before,
   }
 }
 
-/* One work-item publishes count with flag as tile t's status. */
-void count_publish(volatile __global ulong *status, uint t, uint flag,
-                   ulong count) {
-  status[t] = PRISM_LB_COUNT_WORD(flag, count);
-}
+/* The look-back's state in local memory (lookback.cl's walk): the window
+ * of predecessor flags and kept counts, the run at value[PRISM_LB_WINDOW]. */
+typedef struct count_lb_state {
+  uint flag[PRISM_LB_WINDOW];
+  ulong value[PRISM_LB_WINDOW + 1];
+  long next;
+} count_lb_state;
 
-/*
- * Look-back for tile t (> 0), whose aggregate is published: walk the
- * predecessors PRISM_LB_WINDOW at a time (work-item j reads tile next - j),
- * adding their counts until a tile with its prefix is found; publish t's
- * prefix. Returns the kept count of the tiles before t. The walk's state
- * lives in local memory so every work-item takes the same branches around
- * the barriers; work-item 0 alone folds the window.
- */
+PRISM_DEFINE_LOOK_BACK(count_walk, ulong, count_lb_state,
+                       volatile __global ulong *, lb_read_count, LB_PUT, LB_GET,
+                       PRISM_ADD_COUNTS, 0)
+
+/* Look-back for tile t (> 0), whose aggregate is published: the kept
+ * count of the tiles before t; publishes t's prefix. */
 ulong count_look_back(uint t, ulong total, volatile __global ulong *status,
-                      __local ulong *window, __local ulong *run,
-                      __local long *next) {
-  const uint lid = get_local_id(0);
-  if (lid == 0) {
-    *run = 0;
-    *next = (long)t - 1;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  while (*next >= 0) {
-    const long nearest = *next;
-    if (lid < PRISM_LB_WINDOW) {
-      const long p = nearest - (long)lid;
-      window[lid] =
-          p >= 0 ? status[p] : PRISM_LB_COUNT_WORD(PRISM_LB_PREFIX, 0); /* 0 */
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-      /* From the nearest predecessor outwards, stopping at the first tile
-       * that has not published (retry from it) or at a prefix. */
-      ulong r = *run;
-      long resume = nearest - PRISM_LB_WINDOW;
-      for (uint j = 0; j < PRISM_LB_WINDOW; j++) {
-        const ulong word = window[j];
-        const uint flag = PRISM_LB_COUNT_FLAG(word);
-        if (flag == PRISM_LB_EMPTY) {
-          resume = nearest - (long)j;
-          break;
-        }
-        r += PRISM_LB_COUNT_OF(word);
-        if (flag == PRISM_LB_PREFIX) {
-          resume = -1;
-          break;
-        }
-      }
-      *run = r;
-      *next = resume;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  const ulong exclusive = *run;
-  if (lid == 0)
-    count_publish(status, t, PRISM_LB_PREFIX, exclusive + total);
+                      __local count_lb_state *lb) {
+  const ulong exclusive = count_walk(t, status, lb);
+  if (get_local_id(0) == 0)
+    lb_publish_count(status, t, PRISM_LB_PREFIX, exclusive + total);
   return exclusive;
 }
 
@@ -429,17 +377,12 @@ select_lookback(__global const T *in, __global const F *flags, __global T *out,
   __local uchar sel[1];
 #endif
   __local ulong buf[2 * PRISM_WG];
-  __local ulong window[PRISM_LB_WINDOW];
-  __local ulong run;
-  __local long next;
+  __local count_lb_state lb;
   __local uint drawn;
   __local T before;
   const uint lid = get_local_id(0);
 
-  if (lid == 0)
-    drawn = atomic_inc(SCRATCH(uint, scratch, ticket_offset));
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const uint t = drawn;
+  const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong base = (ulong)t * TILE;
   const uint count = (uint)min((ulong)TILE, n - base);
 
@@ -453,11 +396,10 @@ select_lookback(__global const T *in, __global const F *flags, __global T *out,
   volatile __global ulong *status =
       SCRATCH(volatile ulong, scratch, status_offset);
   if (lid == 0)
-    count_publish(status, t, t == 0 ? PRISM_LB_PREFIX : PRISM_LB_AGGREGATE,
-                  total);
+    lb_publish_count(status, t, t == 0 ? PRISM_LB_PREFIX : PRISM_LB_AGGREGATE,
+                     total);
   tile_exchange(x, mask, count, (uint)mine, (uint)total, tile);
-  const ulong kept_before =
-      t == 0 ? 0 : count_look_back(t, total, status, window, &run, &next);
+  const ulong kept_before = t == 0 ? 0 : count_look_back(t, total, status, &lb);
 
   if (lid == 0 && count_wanted && t == tiles - 1)
     *SCRATCH(ulong, count_buf, count_offset) = kept_before + total;

@@ -4,53 +4,16 @@
  * Merrill 2022), for devices whose running work-groups make progress
  * (GPUs). Digit starts come from sort_upsweep.cl.
  *
- * Tile status (scratch, cleared by sort_init before each pass):
+ * Tile status (scratch, cleared by lookback_init before each pass):
  *   ticket                    uint: the next tile id to hand out
  *   status[t * RADIX + d]     ulong: tile t's count of digit d
- * A status word is one of core/lookback.h's count words: its flag
+ * A status word is one of lookback.cl's count words: its flag
  * (PRISM_LB_AGGREGATE: the tile's own count; PRISM_LB_PREFIX: the count
- * over tiles 0..t) with the count, so one volatile 64-bit store publishes
- * both: a reader never sees a flag without its count, and no fence is
- * needed, exactly as scan.cl's status words (whose comment says why
- * mem_fence cannot be relied on across work-groups).
+ * over tiles 0..t) with the count, published by one volatile 64-bit store.
+ * Each digit's chain is walked by one work-item alone (lb_walk_counts):
+ * the tile has RADIX chains to walk at once, which the work-group walk of
+ * the other look-backs would take one after another.
  */
-
-/* sort_init: clear words status words and the ticket; one work-item per
- * word. */
-__kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-sort_init(__global uchar *scratch, ulong ticket_offset, ulong status_offset,
-          ulong words) {
-  const ulong i = get_global_id(0);
-  if (i < words)
-    SCRATCH(ulong, scratch, status_offset)[i] = 0;
-  if (i == 0)
-    *SCRATCH(uint, scratch, ticket_offset) = 0;
-}
-
-/*
- * Tile t's exclusive prefix of digit d (count: t's own): publish the
- * count, walk back over predecessors adding aggregates until one has its
- * prefix, publish t's. Work-item-private: each digit walks alone.
- */
-ulong digit_look_back(volatile __global ulong *status, uint t, uint d,
-                      ulong count) {
-  if (t == 0)
-    return 0;
-  ulong run = 0;
-  for (long p = (long)t - 1; p >= 0;) {
-    const ulong word = status[(ulong)p * RADIX + d];
-    const uint flag = PRISM_LB_COUNT_FLAG(word);
-    if (flag == PRISM_LB_EMPTY)
-      continue; /* not published yet: it is running (ticket order) */
-    run += PRISM_LB_COUNT_OF(word);
-    if (flag == PRISM_LB_PREFIX)
-      break;
-    p--;
-  }
-  status[(ulong)t * RADIX + d] =
-      PRISM_LB_COUNT_WORD(PRISM_LB_PREFIX, run + count);
-  return run;
-}
 
 /*
  * sort_onesweep: the work-group owns the tile whose id it draws from the
@@ -79,10 +42,7 @@ sort_onesweep(__global const K *keys_in, __global K *keys_out,
   const tile_refs tr = {keys, index, counters, scan_buf};
   const uint lid = get_local_id(0);
 
-  if (lid == 0)
-    drawn = atomic_inc(SCRATCH(uint, scratch, ticket_offset));
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const uint t = drawn;
+  const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong base = (ulong)t * TILE;
   const uint count = (uint)min((ulong)TILE, n - base);
 
@@ -94,13 +54,12 @@ sort_onesweep(__global const K *keys_in, __global K *keys_out,
       SCRATCH(volatile ulong, scratch, status_offset);
   const uint own_flag = t == 0 ? PRISM_LB_PREFIX : PRISM_LB_AGGREGATE;
   for (uint d = lid; d < RADIX; d += PRISM_WG)
-    status[(ulong)t * RADIX + d] =
-        PRISM_LB_COUNT_WORD(own_flag, end[d] - start[d]);
+    lb_publish_count(status, (ulong)t * RADIX + d, own_flag, end[d] - start[d]);
   __global const ulong *digit_start =
       SCRATCH(ulong, scratch, digit_start_offset);
   for (uint d = lid; d < RADIX; d += PRISM_WG)
-    to[d] = digit_start[d] + digit_look_back(status, t, d, end[d] - start[d]) -
-            start[d];
+    to[d] = digit_start[d] +
+            lb_walk_counts(status, RADIX, t, d, end[d] - start[d]) - start[d];
   barrier(CLK_LOCAL_MEM_FENCE);
   tile_scatter(tr, count, shift, bits, flip, to, keys_out,
                values_in + values_in_at, values_out + values_out_at, base);
