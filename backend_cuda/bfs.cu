@@ -465,11 +465,11 @@ prism_status run_bfs(prism_context *ctx, prism__cuda_ctx *c,
       return st;
   }
 
-  PRISM_CUDA_TRY(ctx, cudaMemcpyAsync, c->host_result, &s.control->result,
-                 sizeof(State), cudaMemcpyDeviceToHost, c->stream);
-  PRISM_CUDA_TRY(ctx, cudaStreamSynchronize, c->stream);
   State result;
-  memcpy(&result, c->host_result, sizeof result);
+  st = prism__cuda_read_result(ctx, c, &s.control->result, sizeof result,
+                               &result);
+  if (st != PRISM_OK)
+    return st;
   if (result.phase != PHASE_DONE)
     return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: bfs did not end");
   a->result->levels = size_t(result.levels);

@@ -45,6 +45,17 @@ extern "C" prism_status prism__cuda_check_launch(prism_context *ctx,
                             cudaGetErrorString(err));
 }
 
+extern "C" prism_status prism__cuda_read_result(prism_context *ctx,
+                                                prism__cuda_ctx *c,
+                                                const void *src, size_t bytes,
+                                                void *dst) {
+  PRISM_CUDA_TRY(ctx, cudaMemcpyAsync, c->host_result, src, bytes,
+                 cudaMemcpyDeviceToHost, c->stream);
+  PRISM_CUDA_TRY(ctx, cudaStreamSynchronize, c->stream);
+  memcpy(dst, c->host_result, bytes);
+  return PRISM_OK;
+}
+
 /* "MAJOR.MINOR" of a CUDA version number (12040 -> 12.4). */
 static void format_version(int version, char *buf, size_t size) {
   snprintf(buf, size, "%d.%d", version / 1000, version % 1000 / 10);

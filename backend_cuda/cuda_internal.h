@@ -20,7 +20,7 @@ typedef struct prism__cuda_ctx {
   int sm_count;           /* streaming multiprocessors: grid sizing */
   int max_threads_per_sm; /* resident threads per SM: blocks per SM */
   cudaStream_t stream;    /* non-blocking: never waits on stream 0 */
-  void *host_result;      /* pinned: reduce results land here */
+  void *host_result;      /* pinned: results read back land here */
   void *dev_result;       /* one element: reduce writes its result here */
 } prism__cuda_ctx;
 
@@ -54,6 +54,13 @@ prism_status prism__cuda_enter(prism_context *ctx, prism__cuda_ctx **out);
 
 /* Checks that the kernel launch just made was accepted. */
 prism_status prism__cuda_check_launch(prism_context *ctx, const char *kernel);
+
+/* Copies bytes (at most PRISM__CUDA_RESULT_BYTES) of device memory src to
+ * dst through the context's pinned result slot, once the stream has done
+ * everything queued before: the one round trip of a call that returns a
+ * value to the host. */
+prism_status prism__cuda_read_result(prism_context *ctx, prism__cuda_ctx *c,
+                                     const void *src, size_t bytes, void *dst);
 
 /* Vtable members defined outside cuda_backend.cu (memory.cu, reduce.cu,
  * scan.cu, sort.cu, gather_scatter.cu, histogram.cu, select.cu,

@@ -4,7 +4,8 @@
  * switch here, so each primitive writes its host driver once as a template
  * and calls dispatch_type_op with a generic lambda taking an OpTag (the
  * radix sort: dispatch_sort, with a SortTag of key type and value size;
- * gather/scatter: dispatch_move, with a MoveTag of element and index type).
+ * gather/scatter: dispatch_move, with a MoveTag of element and index type;
+ * compaction: dispatch_element and dispatch_bits, with a TypeTag).
  */
 #ifndef PRISM_BACKEND_CUDA_DISPATCH_CUH
 #define PRISM_BACKEND_CUDA_DISPATCH_CUH
@@ -141,6 +142,47 @@ prism_status dispatch_move(prism_context *ctx, size_t element_size,
   return prism__fail(ctx, PRISM_INTERNAL,
                      "CUDA backend: unsupported element size %zu",
                      element_size);
+}
+
+/* A type alone (select: element and flag types). */
+template <class T> struct TypeTag { using type = T; };
+
+/* From a run-time width (element or flag size) to its raw bits. */
+template <class F>
+prism_status dispatch_bits(prism_context *ctx, size_t bytes, F &&f) {
+  switch (bytes) {
+  case 1:
+    return f(TypeTag<uint8_t>{});
+  case 4:
+    return f(TypeTag<uint32_t>{});
+  case 8:
+    return f(TypeTag<uint64_t>{});
+  }
+  return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: unsupported width %zu",
+                     bytes);
+}
+
+/* From a run-time element type to the type itself. */
+template <class F>
+prism_status dispatch_element(prism_context *ctx, prism_type type, F &&f) {
+  switch (type) {
+  case PRISM_I32:
+    return f(TypeTag<int32_t>{});
+  case PRISM_U32:
+    return f(TypeTag<uint32_t>{});
+  case PRISM_F32:
+    return f(TypeTag<float>{});
+  case PRISM_I64:
+    return f(TypeTag<int64_t>{});
+  case PRISM_U64:
+    return f(TypeTag<uint64_t>{});
+  case PRISM_F64:
+    return f(TypeTag<double>{});
+  case PRISM_U8:
+    return f(TypeTag<uint8_t>{});
+  }
+  return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: unknown type %d",
+                     (int)type);
 }
 
 } // namespace prism_cuda

@@ -104,11 +104,10 @@ prism_status run_move(prism_context *ctx, prism__cuda_ctx *c,
   st = launch_move<E, I, SCATTER, true>(ctx, c, args, first_bad);
   if (st != PRISM_OK)
     return st;
-  PRISM_CUDA_TRY(ctx, cudaMemcpyAsync, c->host_result, first_bad,
-                 sizeof *first_bad, cudaMemcpyDeviceToHost, c->stream);
-  PRISM_CUDA_TRY(ctx, cudaStreamSynchronize, c->stream);
   unsigned long long found = 0;
-  memcpy(&found, c->host_result, sizeof found);
+  st = prism__cuda_read_result(ctx, c, first_bad, sizeof found, &found);
+  if (st != PRISM_OK)
+    return st;
   *args->first_bad = found == ~0ull ? SIZE_MAX : size_t(found);
   return PRISM_OK;
 }

@@ -158,11 +158,7 @@ prism_status run_reduce(prism_context *ctx, prism__cuda_ctx *c,
 
   if (args->out)
     return PRISM_OK;
-  PRISM_CUDA_TRY(ctx, cudaMemcpyAsync, c->host_result, result, sizeof(T),
-                 cudaMemcpyDeviceToHost, c->stream);
-  PRISM_CUDA_TRY(ctx, cudaStreamSynchronize, c->stream);
-  memcpy(args->result, c->host_result, sizeof(T));
-  return PRISM_OK;
+  return prism__cuda_read_result(ctx, c, result, sizeof(T), args->result);
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The segmented operator and its warp and block scans (segmented.cu,
- * segmented_status.cuh).
+ * The segmented operator and its warp and block scans (segmented_scan.cu,
+ * segmented_reduce.cu, segmented_status.cuh).
  *
  * A run of elements folds to a pair (value, kind): kind is the run's last
  * mark (SEG_START: a head flag or the start of a good segment; SEG_END:

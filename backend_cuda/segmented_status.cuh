@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The tile status of the segmented kernels (segmented.cu) and their
- * look-back policy (the walk: lookback.cuh), over the pairs of
- * segmented_op.cuh.
+ * The tile status of the segmented kernels (segmented_scan.cu,
+ * segmented_reduce.cu) and their look-back policy (the walk: lookback.cuh),
+ * over the pairs of segmented_op.cuh.
  *
  * Layout: TileStatus's (tile_status.cuh), aggregate and prefix arrays of
  * the value words of core/lookback.h, with the pair's kind in every word,

@@ -201,9 +201,9 @@ template <class K, class V> struct SortPolicy {
 
 constexpr int FILL_BLOCK_THREADS = 256;
 
-/* Gather/scatter (gather_scatter.cu): one element per thread, no loop; bandwidth- and
- * latency-bound (random reads or writes), so plain 256-thread blocks and as
- * many as the element count needs. A launch covers at most
+/* Gather/scatter (gather_scatter.cu): one element per thread, no loop;
+ * bandwidth- and latency-bound (random reads or writes), so plain 256-thread
+ * blocks and as many as the element count needs. A launch covers at most
  * MOVE_CHUNK_ELEMENTS elements (2^31 / 256 = 2^23 blocks, well under the
  * 2^31 - 1 limit of gridDim.x); larger n loops launches over chunks. */
 constexpr int MOVE_BLOCK_THREADS = 256;
@@ -265,7 +265,7 @@ template <class T> struct SelectPolicy {
 constexpr int SELECT_COUNT_THREADS = 256;
 constexpr int SELECT_COUNT_UNROLL = 4;
 
-/* Histogram (histogram.cu): samples in flight and replicas of the counters
+/* Histogram (histogram_*.cu): samples in flight and replicas of the counters
  * (fewer atomic collisions) against shared memory and registers. See
  * docs/results/tuning-cuda.md#histogram.
  * - blocks of 256 threads, each thread loading ITEMS samples a trip in
@@ -309,7 +309,7 @@ template <class T> struct HistPolicy {
                 "histogram blocks are whole warps");
 };
 
-/* Segmented scan and reduce (segmented.cu): tile shapes against registers
+/* Segmented scan and reduce (segmented_*.cu): tile shapes against registers
  * (4-byte scan tiles hold 16 items, not the scan's 24, which spill at 8
  * blocks per SM: pairs and marks take registers the plain scan does not
  * need) and shared memory (a reduce merge item is an element or a segment
@@ -367,7 +367,7 @@ constexpr size_t SEG_MARK_CHUNK = size_t(1) << 31;
 static_assert(SEG_MARK_THREADS % WARP_THREADS == 0,
               "seg_mark blocks are whole warps (warp-combined atomics)");
 
-/* BFS (bfs.cu, bfs_steps.cuh): grid size and team size trade barrier cost
+/* BFS (bfs.cu, bfs_*.cuh): grid size and team size trade barrier cost
  * against parallelism (a level of a grid graph is a few thousand vertices
  * of degree 4 and a latency-bound chain of loads and atomics: fewer
  * vertices per warp, over more SMs, end it sooner; RMAT's wide bottom-up
