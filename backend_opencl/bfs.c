@@ -5,18 +5,18 @@
  * - where the policy says so (NVIDIA GPUs without a watchdog: see
  *   prism__cl_choose_policy), in one launch of bfs_persistent: the groups
  *   that run at once take part, and the next search launches as many as
- *   took part in this one (the first, compute units x bfs_groups_per_cu);
+ *   took part in this one (the first, compute units x bfs.groups_per_cu);
  *   then one read of the result;
  * - otherwise (run_steps), in one bfs_step launch per step, queued in
- *   batches (policy.bfs_first_batch, doubling up to bfs_max_batch) with no
+ *   batches (policy.bfs.first_batch, doubling up to bfs.max_batch) with no
  *   read-back in between: each launch derives its step from device memory
  *   and returns at once after the last. After each batch a non-blocking
- *   read fetches the done flag. A batch smaller than bfs_overlap_batch
+ *   read fetches the done flag. A batch smaller than bfs.overlap_batch
  *   waits for its own flag before the next is queued: most searches end
  *   within the first few batches, and a launch queued past the end still
  *   costs its enqueue on the host and a short run on the device; the wait
  *   costs one host round trip per small batch, during which the device
- *   idles. From bfs_overlap_batch on (long searches: paths, grids), the
+ *   idles. From bfs.overlap_batch on (long searches: paths, grids), the
  *   host queues the next batch before it waits for the flag of the batch
  *   before, which ran meanwhile: two batches in flight keep the device
  *   busy across read-backs, at the price of up to two batches queued past
@@ -109,7 +109,7 @@ static prism_status run_steps(prism_context *ctx, cl_kernel step,
   cl_uint flags[2] = {0, 0};
   cl_event events[2] = {NULL, NULL};
   prism_status st = PRISM_OK;
-  size_t batch = pol->bfs_first_batch ? pol->bfs_first_batch : 1;
+  size_t batch = pol->bfs.first_batch ? pol->bfs.first_batch : 1;
   cl_ulong k = 0;
   for (unsigned j = 0; st == PRISM_OK; j++) {
     for (size_t i = 0; i < batch && st == PRISM_OK; i++, k++) {
@@ -135,7 +135,7 @@ static prism_status run_steps(prism_context *ctx, cl_kernel step,
     /* The flag to wait for: a small batch's own; a large batch's
      * predecessor's, unless it has none or a small one (whose flag has
      * been seen). */
-    const unsigned w = (batch < pol->bfs_overlap_batch ? j : j - 1) & 1;
+    const unsigned w = (batch < pol->bfs.overlap_batch ? j : j - 1) & 1;
     if (events[w]) {
       cl_event done = events[w];
       events[w] = NULL;
@@ -152,7 +152,7 @@ static prism_status run_steps(prism_context *ctx, cl_kernel step,
       st = prism__fail(ctx, PRISM_INTERNAL,
                        "OpenCL backend: bfs did not finish in %llu steps",
                        (unsigned long long)k);
-    batch = batch * 2 > pol->bfs_max_batch ? pol->bfs_max_batch : batch * 2;
+    batch = batch * 2 > pol->bfs.max_batch ? pol->bfs.max_batch : batch * 2;
   }
   for (int i = 0; i < 2; i++)
     if (events[i]) {
@@ -165,9 +165,9 @@ static prism_status run_steps(prism_context *ctx, cl_kernel step,
 prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
   prism__cl *cl = prism__cl_of(ctx);
   const prism__cl_policy *pol = &cl->policy;
-  const size_t wg = fit_wg(pol->bfs_wg, cl->facts.max_wg);
-  const size_t chunk = wg * pol->bfs_td_items * pol->bfs_chunk_passes;
-  const bfs_layout l = plan(a->n, a->m, pol->bfs_small_degree, chunk);
+  const size_t wg = fit_wg(pol->bfs.wg, cl->facts.max_wg);
+  const size_t chunk = wg * pol->bfs.td_items * pol->bfs.chunk_passes;
+  const bfs_layout l = plan(a->n, a->m, pol->bfs.small_degree, chunk);
   if (l.item_capacity > UINT32_MAX)
     return prism__fail(ctx, PRISM_UNSUPPORTED,
                        "OpenCL backend: bfs over %zu edges needs more than "
@@ -184,12 +184,12 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
       "-DPRISM_BFS_TILE_WORDS=%u -DPRISM_BFS_CONTIGUOUS=%d "
       "-DPRISM_BFS_PERSISTENT=%d -DPRISM_BFS_DISCOVERY_POLLS=%u "
       "-DPRISM_BFS_PTX_FENCE=%d",
-      wg, a->parents ? 1 : 0, pol->bfs_td_items, pol->bfs_chunk_passes,
-      pol->bfs_small_degree, pol->bfs_td_filter_edges, pol->bfs_bu_thread_edges,
-      pol->bfs_bu_batch, pol->bfs_tile_words, pol->bfs_contiguous ? 1 : 0,
-      pol->bfs_persistent ? 1 : 0, pol->bfs_discovery_polls,
+      wg, a->parents ? 1 : 0, pol->bfs.td_items, pol->bfs.chunk_passes,
+      pol->bfs.small_degree, pol->bfs.td_filter_edges, pol->bfs.bu_thread_edges,
+      pol->bfs.bu_batch, pol->bfs.tile_words, pol->bfs.contiguous ? 1 : 0,
+      pol->bfs.persistent ? 1 : 0, pol->bfs.discovery_polls,
       cl->facts.nvidia ? 1 : 0);
-  const char *steps = pol->bfs_persistent ? "bfs_persistent" : "bfs_step";
+  const char *steps = pol->bfs.persistent ? "bfs_persistent" : "bfs_step";
   cl_kernel init, step;
   prism_status st = prism__cl_kernel(ctx, "bfs.cl", options, "bfs_init", &init);
   if (st == PRISM_OK)
@@ -253,20 +253,20 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
                                 PRISM__CL_ARG(alpha),
                                 PRISM__CL_ARG(beta),
                                 PRISM__CL_ARG(source)};
-  const unsigned nargs = sizeof args / sizeof *args;
+  const unsigned nargs = PRISM__CL_NARGS(args);
   if ((st = prism__cl_launch(ctx, init, "bfs_init", args, nargs, 1, 1)) !=
           PRISM_OK ||
       (st = set_args(ctx, step, steps, args, nargs - 1)) != PRISM_OK)
     return st;
 
-  size_t groups = (size_t)cl->facts.compute_units * pol->bfs_groups_per_cu;
+  size_t groups = (size_t)cl->facts.compute_units * pol->bfs.groups_per_cu;
   unsigned *took_part = &cl->bfs_groups[a->parents ? 1 : 0];
-  if (pol->bfs_persistent && *took_part)
+  if (pol->bfs.persistent && *took_part)
     groups = *took_part;
   if (!groups)
     groups = 1;
   size_t global = groups * wg;
-  if (pol->bfs_persistent) {
+  if (pol->bfs.persistent) {
     err = clEnqueueNDRangeKernel(cl->queue, step, 1, NULL, &global, &wg, 0,
                                  NULL, NULL);
     if (err != CL_SUCCESS)
@@ -284,7 +284,7 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
     return prism__cl_fail(ctx, err, "clEnqueueReadBuffer(bfs result)");
   bfs_state result;
   memcpy(&result, tail, sizeof result);
-  if (pol->bfs_persistent)
+  if (pol->bfs.persistent)
     memcpy(took_part, tail + (CONTROL_GROUPS - CONTROL_RESULT),
            sizeof *took_part);
   if (result.phase != PHASE_DONE)

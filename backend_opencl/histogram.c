@@ -5,13 +5,13 @@
  * - GPUs: histogram_bytes for 1-byte samples (local counters per byte
  *   value, mapped to bins at the end); otherwise histogram_blocks,
  *   per-work-group counters of one bin range in local memory (split into
- *   up to hist_max_ranges ranges), merged into counts with global atomics,
+ *   up to hist.max_ranges ranges), merged into counts with global atomics,
  *   or histogram_atomic for more bins than that. counts is zeroed first.
  * - CPUs: histogram_chunks, one contiguous chunk per work-item counted into
  *   its own tables in scratch with plain increments, then histogram_merge
  *   writes every counter (1-byte samples: tables per byte value, then
  *   histogram_merge_bytes adds them to zeroed counts); histogram_atomic
- *   (as on GPUs) only when the tables would not fit hist_private_bytes
+ *   (as on GPUs) only when the tables would not fit hist.private_bytes
  *   even for one chunk.
  * Scratch (one prism__scratch call): the edges of a ranged histogram
  * (written with a blocking write, so the caller may reuse them on return),
@@ -80,20 +80,62 @@ static void map_of(const prism__histogram_args *a, hist_map *m) {
   m->width4 = (cl_uint)width, m->width8 = width;
 }
 
-/* MAP_PARAMS, after the samples and n, into args[2 .. 11). */
-static void map_args(const hist_map *m, prism__cl_arg *args) {
+/* The kernels' MAP_PARAMS: mode, lower, upper, scale, span, width,
+ * range, shift, bins. */
+#define MAP_ARGS 9
+
+/* What every launch of a call passes: its kernels' arguments begin with
+ * samples, n, MAP_PARAMS, scratch, edges_offset (histogram_merge_bytes:
+ * MAP_PARAMS, scratch, edges_offset). */
+typedef struct hist_call {
+  prism__cl_arg samples[2]; /* samples, n */
+  prism__cl_arg map[MAP_ARGS];
+  prism__cl_arg edges[2]; /* scratch, edges_offset */
+} hist_call;
+
+static void map_args(const hist_map *m, prism__cl_arg map[MAP_ARGS]) {
   const int wide = m->u_bytes == 8;
-  args[2] = (prism__cl_arg)PRISM__CL_ARG(m->mode);
-  args[3] = (prism__cl_arg){m->t_bytes, &m->lower};
-  args[4] = (prism__cl_arg){m->t_bytes, &m->upper};
-  args[5] = (prism__cl_arg){m->t_bytes, &m->scale};
-  args[6] = wide ? (prism__cl_arg)PRISM__CL_ARG(m->span8)
-                 : (prism__cl_arg)PRISM__CL_ARG(m->span4);
-  args[7] = wide ? (prism__cl_arg)PRISM__CL_ARG(m->width8)
-                 : (prism__cl_arg)PRISM__CL_ARG(m->width4);
-  args[8] = (prism__cl_arg)PRISM__CL_ARG(m->range);
-  args[9] = (prism__cl_arg)PRISM__CL_ARG(m->shift);
-  args[10] = (prism__cl_arg)PRISM__CL_ARG(m->bins);
+  const prism__cl_arg args[] = {PRISM__CL_ARG(m->mode),
+                                {m->t_bytes, &m->lower},
+                                {m->t_bytes, &m->upper},
+                                {m->t_bytes, &m->scale},
+                                wide ? (prism__cl_arg)PRISM__CL_ARG(m->span8)
+                                     : (prism__cl_arg)PRISM__CL_ARG(m->span4),
+                                wide ? (prism__cl_arg)PRISM__CL_ARG(m->width8)
+                                     : (prism__cl_arg)PRISM__CL_ARG(m->width4),
+                                PRISM__CL_ARG(m->range),
+                                PRISM__CL_ARG(m->shift),
+                                PRISM__CL_ARG(m->bins)};
+  _Static_assert(sizeof args == MAP_ARGS * sizeof *args, "MAP_PARAMS");
+  memcpy(map, args, sizeof args);
+}
+
+/* A kernel's arguments, appended piece by piece (ARGS_ADD: every slot of
+ * an array); one past capacity leaves the list short, which the launch
+ * refuses. */
+typedef struct arg_list {
+  prism__cl_arg slot[24];
+  unsigned count;
+} arg_list;
+
+static void args_add(arg_list *l, const prism__cl_arg *a, unsigned n) {
+  for (unsigned i = 0; i < n && l->count < PRISM__CL_NARGS(l->slot); i++)
+    l->slot[l->count++] = a[i];
+}
+#define ARGS_ADD(l, a) args_add(l, a, PRISM__CL_NARGS(a))
+
+/* samples, n, MAP_PARAMS, scratch, edges_offset: every kernel's start. */
+static arg_list head_args(const hist_call *c) {
+  arg_list l = {.count = 0};
+  ARGS_ADD(&l, c->samples);
+  ARGS_ADD(&l, c->map);
+  ARGS_ADD(&l, c->edges);
+  return l;
+}
+
+static prism_status launch(prism_context *ctx, cl_kernel k, const char *name,
+                           const arg_list *l, size_t global, size_t local) {
+  return prism__cl_launch(ctx, k, name, l->slot, l->count, global, local);
 }
 
 /* Program options: the sample type as T, never remapped to unsigned
@@ -147,7 +189,7 @@ static size_t hist_slices(size_t wave, size_t n, size_t tile_items) {
 }
 
 /* The private tables: chunks x copies x (bins + 1) 32-bit counters (256
- * for 1-byte samples, counted by value) within hist_private_bytes, each
+ * for 1-byte samples, counted by value) within hist.private_bytes, each
  * chunk under 2^31 samples; 0 when impossible. */
 static int plan_chunks(const prism__cl *cl, const prism__histogram_args *a,
                        hist_plan *p) {
@@ -155,17 +197,17 @@ static int plan_chunks(const prism__cl *cl, const prism__histogram_args *a,
   const size_t counters =
       prism_type_size(a->sample_type) == 1 ? 256 : (size_t)a->bins + 1;
   const size_t n = a->n, table = counters * sizeof(cl_uint);
-  size_t chunks = (size_t)cl->facts.compute_units * pol->hist_chunks_per_cu;
-  const size_t worth = (n + pol->hist_chunk_min - 1) / pol->hist_chunk_min;
+  size_t chunks = (size_t)cl->facts.compute_units * pol->hist.chunks_per_cu;
+  const size_t worth = (n + pol->hist.chunk_min - 1) / pol->hist.chunk_min;
   if (chunks > worth)
     chunks = worth;
   const size_t least = (n >> 31) + 1;
   if (chunks < least)
     chunks = least;
-  unsigned copies = pol->hist_copies ? pol->hist_copies : 1;
-  if (copies * table > pol->hist_copies_bytes)
+  unsigned copies = pol->hist.copies ? pol->hist.copies : 1;
+  if (copies * table > pol->hist.copies_bytes)
     copies = 1;
-  const size_t fit = pol->hist_private_bytes / (copies * table);
+  const size_t fit = pol->hist.private_bytes / (copies * table);
   if (chunks > fit)
     chunks = fit;
   if (chunks < least || chunks == 0)
@@ -178,12 +220,12 @@ static int plan_chunks(const prism__cl *cl, const prism__histogram_args *a,
   return 1;
 }
 
-/* Local-memory blocks over at most hist_max_ranges bin ranges; 0 when the
+/* Local-memory blocks over at most hist.max_ranges bin ranges; 0 when the
  * bins need more. */
 static int plan_blocks(const prism__cl *cl, const prism__histogram_args *a,
                        size_t t_bytes, hist_plan *p) {
   const prism__cl_policy *pol = &cl->policy;
-  size_t budget = pol->hist_local_bytes;
+  size_t budget = pol->hist.local_bytes;
   const size_t slack = 1024; /* what the compiler adds */
   if (cl->facts.local_mem &&
       budget > (cl->facts.local_mem > slack ? cl->facts.local_mem - slack : 0))
@@ -195,14 +237,14 @@ static int plan_blocks(const prism__cl *cl, const prism__histogram_args *a,
   const size_t max_range_bins = (budget - fixed) / per_bin;
   const size_t bins = a->bins;
   size_t ranges = (bins + max_range_bins - 1) / max_range_bins;
-  if (ranges > pol->hist_max_ranges)
+  if (ranges > pol->hist.max_ranges)
     return 0;
   const size_t range_bins = (bins + ranges - 1) / ranges;
   ranges = (bins + range_bins - 1) / range_bins; /* none empty */
-  size_t replicas = pol->hist_replica_bytes / (range_bins * sizeof(cl_uint));
+  size_t replicas = pol->hist.replica_bytes / (range_bins * sizeof(cl_uint));
   const size_t spans = p->wg / 32 ? p->wg / 32 : 1;
-  if (replicas > pol->hist_max_replicas)
-    replicas = pol->hist_max_replicas;
+  if (replicas > pol->hist.max_replicas)
+    replicas = pol->hist.max_replicas;
   if (replicas > spans)
     replicas = spans;
   if (replicas < 1)
@@ -214,7 +256,7 @@ static int plan_blocks(const prism__cl *cl, const prism__histogram_args *a,
   p->hist_bytes = replicas * range_bins * sizeof(cl_uint);
   p->edges_bytes = a->ranged ? (range_bins + 1) * t_bytes : t_bytes;
   size_t wave =
-      (size_t)cl->facts.compute_units * pol->hist_groups_per_cu / ranges;
+      (size_t)cl->facts.compute_units * pol->hist.groups_per_cu / ranges;
   p->groups =
       ranges * hist_slices(wave ? wave : 1, a->n, p->wg * (size_t)p->items);
   return 1;
@@ -228,33 +270,33 @@ static void plan_histogram(const prism__cl *cl, const prism__histogram_args *a,
   p->tables_offset =
       a->ranged ? prism__cl_align(((size_t)a->bins + 1) * m->t_bytes) : 0;
   p->scratch_bytes = (size_t)p->tables_offset;
-  p->items = m->t_bytes == 1   ? pol->hist_items_1
-             : m->t_bytes == 4 ? pol->hist_items_4
-                               : pol->hist_items_8;
+  p->items = m->t_bytes == 1   ? pol->hist.items_1
+             : m->t_bytes == 4 ? pol->hist.items_4
+                               : pol->hist.items_8;
   const unsigned vec = (unsigned)(16 / m->t_bytes);
   if (p->items < vec)
     p->items = vec;
   p->items -= p->items % vec; /* whole vectors */
-  if (pol->hist_private && plan_chunks(cl, a, p))
+  if (pol->hist.private_tables && plan_chunks(cl, a, p))
     return;
-  p->wg = fit_wg(pol->hist_wg, cl->facts.max_wg);
-  if (!pol->hist_private && m->t_bytes == 1) {
+  p->wg = fit_wg(pol->hist.wg, cl->facts.max_wg);
+  if (!pol->hist.private_tables && m->t_bytes == 1) {
     size_t replicas = p->wg / 32 ? p->wg / 32 : 1;
-    if (replicas > pol->hist_max_replicas)
-      replicas = pol->hist_max_replicas ? pol->hist_max_replicas : 1;
+    if (replicas > pol->hist.max_replicas)
+      replicas = pol->hist.max_replicas ? pol->hist.max_replicas : 1;
     p->kind = PLAN_BYTES;
     p->replicas = (cl_uint)replicas;
     p->hist_bytes = replicas * 256 * sizeof(cl_uint);
     p->groups =
-        hist_slices((size_t)cl->facts.compute_units * pol->hist_groups_per_cu,
+        hist_slices((size_t)cl->facts.compute_units * pol->hist.groups_per_cu,
                     a->n, p->wg * (size_t)p->items);
     return;
   }
-  if (!pol->hist_private && plan_blocks(cl, a, m->t_bytes, p))
+  if (!pol->hist.private_tables && plan_blocks(cl, a, m->t_bytes, p))
     return;
   p->kind = PLAN_ATOMIC;
   p->groups =
-      hist_slices((size_t)cl->facts.compute_units * pol->hist_groups_per_cu,
+      hist_slices((size_t)cl->facts.compute_units * pol->hist.groups_per_cu,
                   a->n, p->wg * (size_t)p->items);
 }
 
@@ -270,8 +312,7 @@ static prism_status zero_counts(prism_context *ctx,
 /* 1-byte samples after histogram_chunks: each value's total to its bin. */
 static prism_status merge_bytes(prism_context *ctx,
                                 const prism__histogram_args *a,
-                                const hist_plan *p, const prism__cl_arg *args,
-                                cl_mem scratch) {
+                                const hist_plan *p, const hist_call *c) {
   char options[320];
   cl_kernel merge;
   hist_options(options, sizeof options, a->sample_type,
@@ -284,21 +325,19 @@ static prism_status merge_bytes(prism_context *ctx,
     return st;
   const cl_uint tables = (cl_uint)(p->chunks * p->copies);
   cl_mem counts = (cl_mem)a->counts;
-  prism__cl_arg merge_args[14];
-  memcpy(merge_args, args + 2, 9 * sizeof *merge_args); /* MAP_PARAMS */
-  merge_args[9] = (prism__cl_arg)PRISM__CL_ARG(scratch);
-  merge_args[10] = (prism__cl_arg)PRISM__CL_ARG(p->edges_offset);
-  merge_args[11] = (prism__cl_arg)PRISM__CL_ARG(p->tables_offset);
-  merge_args[12] = (prism__cl_arg)PRISM__CL_ARG(tables);
-  merge_args[13] = (prism__cl_arg)PRISM__CL_ARG(counts);
-  return prism__cl_launch(ctx, merge, "histogram_merge_bytes", merge_args, 14,
-                          1, 1);
+  arg_list l = {.count = 0};
+  ARGS_ADD(&l, c->map);
+  ARGS_ADD(&l, c->edges);
+  const prism__cl_arg own[] = {PRISM__CL_ARG(p->tables_offset),
+                               PRISM__CL_ARG(tables), PRISM__CL_ARG(counts)};
+  ARGS_ADD(&l, own);
+  return launch(ctx, merge, "histogram_merge_bytes", &l, 1, 1);
 }
 
 static prism_status run_chunks(prism_context *ctx,
                                const prism__histogram_args *a,
                                const hist_map *m, const hist_plan *p,
-                               prism__cl_arg *args, cl_mem scratch) {
+                               const hist_call *c, cl_mem scratch) {
   const prism__cl_policy *pol = &prism__cl_of(ctx)->policy;
   char options[320];
   cl_kernel chunks, merge;
@@ -309,16 +348,17 @@ static prism_status run_chunks(prism_context *ctx,
   if (st != PRISM_OK)
     return st;
   const cl_ulong chunk = (a->n + p->chunks - 1) / p->chunks;
-  args[13] = (prism__cl_arg)PRISM__CL_ARG(chunk);
-  args[14] = (prism__cl_arg)PRISM__CL_ARG(p->tables_offset);
-  st =
-      prism__cl_launch(ctx, chunks, "histogram_chunks", args, 15, p->chunks, 1);
+  arg_list l = head_args(c);
+  const prism__cl_arg own[] = {PRISM__CL_ARG(chunk),
+                               PRISM__CL_ARG(p->tables_offset)};
+  ARGS_ADD(&l, own);
+  st = launch(ctx, chunks, "histogram_chunks", &l, p->chunks, 1);
   if (st != PRISM_OK)
     return st;
   if (m->t_bytes == 1)
-    return merge_bytes(ctx, a, p, args, scratch);
+    return merge_bytes(ctx, a, p, c);
 
-  const size_t wg = fit_wg(pol->hist_merge_wg, prism__cl_of(ctx)->facts.max_wg);
+  const size_t wg = fit_wg(pol->hist.merge_wg, prism__cl_of(ctx)->facts.max_wg);
   hist_options(options, sizeof options, PRISM_U32,
                prism_type_size(a->counter_type), wg, 4, 1);
   if ((st = prism__cl_kernel(ctx, "histogram.cl", options, "histogram_merge",
@@ -330,14 +370,13 @@ static prism_status run_chunks(prism_context *ctx,
       PRISM__CL_ARG(scratch), PRISM__CL_ARG(p->tables_offset),
       PRISM__CL_ARG(tables), PRISM__CL_ARG(m->bins), PRISM__CL_ARG(counts)};
   const size_t global = ((size_t)a->bins + wg - 1) / wg * wg;
-  return prism__cl_launch(ctx, merge, "histogram_merge", merge_args, 5, global,
+  return PRISM__CL_LAUNCH(ctx, merge, "histogram_merge", merge_args, global,
                           wg);
 }
 
 static prism_status run_atomics(prism_context *ctx,
                                 const prism__histogram_args *a,
-                                const hist_map *m, const hist_plan *p,
-                                prism__cl_arg *args) {
+                                const hist_plan *p, const hist_call *c) {
   const size_t counter_bytes = prism_type_size(a->counter_type);
   prism_status st = zero_counts(ctx, a);
   if (st != PRISM_OK)
@@ -347,35 +386,36 @@ static prism_status run_atomics(prism_context *ctx,
                p->items, 1);
   cl_mem counts = (cl_mem)a->counts;
   cl_kernel kernel;
+  arg_list l = head_args(c);
+  const size_t global = p->groups * p->wg;
   if (p->kind == PLAN_BYTES) {
     if ((st = prism__cl_kernel(ctx, "histogram.cl", options, "histogram_bytes",
                                &kernel)) != PRISM_OK)
       return st;
-    args[13] = (prism__cl_arg)PRISM__CL_ARG(p->replicas);
-    args[14] = (prism__cl_arg)PRISM__CL_ARG(counts);
-    args[15] = (prism__cl_arg){p->hist_bytes, NULL}; /* __local hist */
-    return prism__cl_launch(ctx, kernel, "histogram_bytes", args, 16,
-                            p->groups * p->wg, p->wg);
+    const prism__cl_arg own[] = {PRISM__CL_ARG(p->replicas),
+                                 PRISM__CL_ARG(counts),
+                                 {p->hist_bytes, NULL}}; /* __local hist */
+    ARGS_ADD(&l, own);
+    return launch(ctx, kernel, "histogram_bytes", &l, global, p->wg);
   }
   if (p->kind == PLAN_ATOMIC) {
     if ((st = prism__cl_kernel(ctx, "histogram.cl", options, "histogram_atomic",
                                &kernel)) != PRISM_OK)
       return st;
-    args[13] = (prism__cl_arg)PRISM__CL_ARG(counts);
-    return prism__cl_launch(ctx, kernel, "histogram_atomic", args, 14,
-                            p->groups * p->wg, p->wg);
+    const prism__cl_arg own[] = {PRISM__CL_ARG(counts)};
+    ARGS_ADD(&l, own);
+    return launch(ctx, kernel, "histogram_atomic", &l, global, p->wg);
   }
   if ((st = prism__cl_kernel(ctx, "histogram.cl", options, "histogram_blocks",
                              &kernel)) != PRISM_OK)
     return st;
-  args[13] = (prism__cl_arg)PRISM__CL_ARG(p->range_bins);
-  args[14] = (prism__cl_arg)PRISM__CL_ARG(p->ranges);
-  args[15] = (prism__cl_arg)PRISM__CL_ARG(p->replicas);
-  args[16] = (prism__cl_arg)PRISM__CL_ARG(counts);
-  args[17] = (prism__cl_arg){p->hist_bytes, NULL};  /* __local hist */
-  args[18] = (prism__cl_arg){p->edges_bytes, NULL}; /* __local edges */
-  return prism__cl_launch(ctx, kernel, "histogram_blocks", args, 19,
-                          p->groups * p->wg, p->wg);
+  const prism__cl_arg own[] = {
+      PRISM__CL_ARG(p->range_bins), PRISM__CL_ARG(p->ranges),
+      PRISM__CL_ARG(p->replicas),   PRISM__CL_ARG(counts),
+      {p->hist_bytes, NULL},   /* __local hist */
+      {p->edges_bytes, NULL}}; /* __local edges */
+  ARGS_ADD(&l, own);
+  return launch(ctx, kernel, "histogram_blocks", &l, global, p->wg);
 }
 
 prism_status prism__cl_histogram(prism_context *ctx,
@@ -396,16 +436,13 @@ prism_status prism__cl_histogram(prism_context *ctx,
                            ((size_t)args->bins + 1) * m.t_bytes)) != PRISM_OK)
     return st;
 
-  /* samples, n, MAP_PARAMS, scratch, edges_offset: every kernel's start. */
   cl_mem samples = (cl_mem)args->samples;
   const cl_ulong n = args->n;
-  prism__cl_arg kargs[19];
-  kargs[0] = (prism__cl_arg)PRISM__CL_ARG(samples);
-  kargs[1] = (prism__cl_arg)PRISM__CL_ARG(n);
-  map_args(&m, kargs);
-  kargs[11] = (prism__cl_arg)PRISM__CL_ARG(scratch);
-  kargs[12] = (prism__cl_arg)PRISM__CL_ARG(plan.edges_offset);
+  hist_call c = {
+      .samples = {PRISM__CL_ARG(samples), PRISM__CL_ARG(n)},
+      .edges = {PRISM__CL_ARG(scratch), PRISM__CL_ARG(plan.edges_offset)}};
+  map_args(&m, c.map);
   if (plan.kind == PLAN_CHUNKS)
-    return run_chunks(ctx, args, &m, &plan, kargs, scratch);
-  return run_atomics(ctx, args, &m, &plan, kargs);
+    return run_chunks(ctx, args, &m, &plan, &c, scratch);
+  return run_atomics(ctx, args, &plan, &c);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gather / scatter: move_elements, one element per work-item, in launches
- * of at most policy.move_launch positions with a ulong base, so n may pass
+ * of at most policy.move.launch positions with a ulong base, so n may pass
  * 2^32. Unchecked, that is all, and it is queued. With first_bad, each
  * launch owns one 32-bit slot in scratch (filled with ~0 first) where its
  * work-groups atomic_min the first bad position relative to the launch's
@@ -18,8 +18,8 @@ prism_status prism__cl_move(prism_context *ctx, const prism__move_args *args) {
   static const char *const index_name[] = {"I32", "U32", "F32",
                                            "I64", "U64", "F64"};
   const int checked = args->first_bad != NULL;
-  const size_t wg = pol->move_wg;
-  const size_t per_launch = pol->move_launch;
+  const size_t wg = pol->move.wg;
+  const size_t per_launch = pol->move.launch;
   const size_t launches = (args->n + per_launch - 1) / per_launch;
 
   /* The elements as raw bits: uint or ulong. */
@@ -73,8 +73,10 @@ prism_status prism__cl_move(prism_context *ctx, const prism__move_args *args) {
         PRISM__CL_ARG(in),      PRISM__CL_ARG(indices),    PRISM__CL_ARG(out),
         PRISM__CL_ARG(base),    PRISM__CL_ARG(n),          PRISM__CL_ARG(bound),
         PRISM__CL_ARG(scratch), PRISM__CL_ARG(slot_offset)};
-    st = prism__cl_launch(ctx, move, "move_elements", move_args,
-                          checked ? 8 : 6, global, wg);
+    /* Unchecked, the kernel has no scratch and slot arguments. */
+    const unsigned nargs = PRISM__CL_NARGS(move_args) - (checked ? 0 : 2);
+    st = prism__cl_launch(ctx, move, "move_elements", move_args, nargs, global,
+                          wg);
     if (st != PRISM_OK)
       return st;
   }
@@ -86,7 +88,7 @@ prism_status prism__cl_move(prism_context *ctx, const prism__move_args *args) {
   const prism__cl_arg final_args[] = {
       PRISM__CL_ARG(scratch), PRISM__CL_ARG(slots_offset), PRISM__CL_ARG(count),
       PRISM__CL_ARG(chunk), PRISM__CL_ARG(result_offset)};
-  st = prism__cl_launch(ctx, first_bad, "move_first_bad", final_args, 5, 1, 1);
+  st = PRISM__CL_LAUNCH(ctx, first_bad, "move_first_bad", final_args, 1, 1);
   if (st != PRISM_OK)
     return st;
 

@@ -117,6 +117,18 @@ prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
                               const char *name, const prism__cl_arg *args,
                               unsigned nargs, size_t global, size_t local);
 
+/** The slots of args, an array of prism__cl_arg: the count a kernel's
+ * argument list has, never written by hand. A pointer fails to compile
+ * (its size is no multiple of a slot's). */
+#define PRISM__CL_NARGS(args)                                                  \
+  ((unsigned)(sizeof(args) / sizeof((args)[0]) +                               \
+              0 * sizeof(char[sizeof(args) % sizeof((args)[0]) ? -1 : 1])))
+
+/** prism__cl_launch with every slot of the array args. */
+#define PRISM__CL_LAUNCH(ctx, kernel, name, args, global, local)               \
+  prism__cl_launch(ctx, kernel, name, args, PRISM__CL_NARGS(args), global,     \
+                   local)
+
 /* Sources a program may be built from ahead of its kernel file. */
 #define PRISM_CL_MAX_PRELUDE 6
 

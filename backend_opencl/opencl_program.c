@@ -219,6 +219,17 @@ prism_status prism__cl_kernel(prism_context *ctx, const char *file,
 prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
                               const char *name, const prism__cl_arg *args,
                               unsigned nargs, size_t global, size_t local) {
+  /* Arguments persist on a kernel object between launches: a list one
+   * short would run with the last call's value in that slot. */
+  cl_uint want = 0;
+  cl_int info =
+      clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof want, &want, NULL);
+  if (info != CL_SUCCESS)
+    return prism__cl_fail(ctx, info, "clGetKernelInfo(%s)", name);
+  if (want != nargs)
+    return prism__fail(ctx, PRISM_INTERNAL,
+                       "%s takes %u arguments, the launch passed %u", name,
+                       (unsigned)want, nargs);
   for (unsigned i = 0; i < nargs; i++) {
     cl_int err = clSetKernelArg(kernel, i, args[i].size, args[i].value);
     if (err != CL_SUCCESS)

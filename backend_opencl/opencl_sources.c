@@ -14,9 +14,11 @@ const prism__cl_source *prism__cl_find_source(const char *name) {
 
 /* Sources built ahead of every kernel file: key_order.h (the key image)
  * and lookback.h (the look-back's status words) are core's, kept valid
- * OpenCL C so the host, the CUDA kernels and these share one definition. */
+ * OpenCL C so the host, the CUDA kernels and these share one definition;
+ * local_memory.h states the tile kernels' local memory for them and the
+ * host's fit (tuning.c). */
 static const char *const prelude_all[] = {"common.cl", "key_order.h",
-                                          "lookback.h"};
+                                          "lookback.h", "local_memory.h"};
 
 /* Ahead of the sort files ("sort_*.cl") besides: their keys and tiles. */
 #define SORT_PRELUDE "sort_keys.cl"

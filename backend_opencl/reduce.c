@@ -15,15 +15,15 @@ prism_status prism__cl_reduce(prism_context *ctx,
   const prism__cl_policy *pol = &cl->policy;
   const size_t elem = prism_type_size(args->type);
   const size_t n = args->n;
-  const cl_uint vec = pol->reduce_vec_bytes > elem
-                          ? (cl_uint)(pol->reduce_vec_bytes / elem)
+  const cl_uint vec = pol->reduce.vec_bytes > elem
+                          ? (cl_uint)(pol->reduce.vec_bytes / elem)
                           : 1;
-  const size_t wg = pol->reduce_wg;
+  const size_t wg = pol->reduce.wg;
 
   size_t groups =
-      (n + pol->reduce_per_group_min - 1) / pol->reduce_per_group_min;
+      (n + pol->reduce.per_group_min - 1) / pol->reduce.per_group_min;
   size_t max_groups =
-      (size_t)pol->reduce_groups_per_cu * cl->facts.compute_units;
+      (size_t)pol->reduce.groups_per_cu * cl->facts.compute_units;
   if (groups > max_groups)
     groups = max_groups;
   if (groups < 1)
@@ -32,7 +32,7 @@ prism_status prism__cl_reduce(prism_context *ctx,
   char options[256];
   prism__cl_options(options, sizeof options, args->type, args->op,
                     "-DPRISM_WG=%zu -DPRISM_VEC=%u -DPRISM_CHUNKED=%d", wg, vec,
-                    pol->reduce_chunked);
+                    pol->reduce.chunked);
   cl_kernel partials, final = NULL;
   prism_status st =
       prism__cl_kernel(ctx, "reduce.cl", options, "reduce_partials", &partials);
@@ -63,14 +63,14 @@ prism_status prism__cl_reduce(prism_context *ctx,
   const prism__cl_arg partials_args[] = {
       PRISM__CL_ARG(in), PRISM__CL_ARG(n_arg), PRISM__CL_ARG(chunk_vecs),
       PRISM__CL_ARG(first), PRISM__CL_ARG(first_out)};
-  st = prism__cl_launch(ctx, partials, "reduce_partials", partials_args, 5,
-                        global, wg);
+  st = PRISM__CL_LAUNCH(ctx, partials, "reduce_partials", partials_args, global,
+                        wg);
   if (st == PRISM_OK && groups > 1) {
     const cl_uint count = (cl_uint)groups;
     const prism__cl_arg final_args[] = {
         PRISM__CL_ARG(scratch), PRISM__CL_ARG(partials_offset),
         PRISM__CL_ARG(count), PRISM__CL_ARG(result), PRISM__CL_ARG(result_at)};
-    st = prism__cl_launch(ctx, final, "reduce_final", final_args, 5, wg, wg);
+    st = PRISM__CL_LAUNCH(ctx, final, "reduce_final", final_args, wg, wg);
   }
   if (st != PRISM_OK || args->out)
     return st;

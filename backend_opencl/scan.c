@@ -19,8 +19,8 @@ static prism_status scan_lookback(prism_context *ctx,
   prism__cl *cl = prism__cl_of(ctx);
   const prism__cl_policy *pol = &cl->policy;
   const size_t elem = prism_type_size(args->type);
-  const size_t wg = pol->scan_wg;
-  const unsigned items = elem == 4 ? pol->scan_items_4 : pol->scan_items_8;
+  const size_t wg = pol->scan.wg;
+  const unsigned items = elem == 4 ? pol->scan.items_4 : pol->scan.items_8;
   const size_t tile = wg * items;
   const size_t tiles = (args->n + tile - 1) / tile;
   if (tiles > UINT32_MAX)
@@ -31,20 +31,20 @@ static prism_status scan_lookback(prism_context *ctx,
   char options[256];
   prism__cl_options(options, sizeof options, args->type, args->op,
                     "-DPRISM_WG=%zu -DPRISM_ITEMS=%u -DPRISM_LB_WINDOW=%u", wg,
-                    items, pol->scan_lb_window);
+                    items, pol->scan.lb_window);
   cl_mem in = (cl_mem)args->in, out = (cl_mem)args->out;
   const cl_ulong n = args->n;
   const cl_uint exclusive = args->kind == PRISM_EXCLUSIVE;
 
   cl_kernel k;
   prism_status st;
-  if (tiles <= pol->scan_single_tiles) {
+  if (tiles <= pol->scan.single_tiles) {
     st = prism__cl_kernel(ctx, "scan.cl", options, "scan_single_block", &k);
     if (st != PRISM_OK)
       return st;
     const prism__cl_arg a[] = {PRISM__CL_ARG(in), PRISM__CL_ARG(out),
                                PRISM__CL_ARG(n), PRISM__CL_ARG(exclusive)};
-    return prism__cl_launch(ctx, k, "scan_single_block", a, 4, wg, wg);
+    return PRISM__CL_LAUNCH(ctx, k, "scan_single_block", a, wg, wg);
   }
 
   /* Scratch: ticket | status_aggregate | status_prefix, each region
@@ -73,7 +73,7 @@ static prism_status scan_lookback(prism_context *ctx,
   const prism__cl_arg init_args[] = {
       PRISM__CL_ARG(scratch), PRISM__CL_ARG(ticket_offset),
       PRISM__CL_ARG(aggregate_offset), PRISM__CL_ARG(words)};
-  st = prism__cl_launch(ctx, init, "lookback_init", init_args, 4,
+  st = PRISM__CL_LAUNCH(ctx, init, "lookback_init", init_args,
                         (words + wg - 1) / wg * wg, wg);
   if (st != PRISM_OK)
     return st;
@@ -85,7 +85,7 @@ static prism_status scan_lookback(prism_context *ctx,
                              PRISM__CL_ARG(ticket_offset),
                              PRISM__CL_ARG(aggregate_offset),
                              PRISM__CL_ARG(prefix_offset)};
-  return prism__cl_launch(ctx, k, "scan_lookback", a, 8, tiles * wg, wg);
+  return PRISM__CL_LAUNCH(ctx, k, "scan_lookback", a, tiles * wg, wg);
 }
 
 static prism_status scan_chunked(prism_context *ctx,
@@ -93,15 +93,15 @@ static prism_status scan_chunked(prism_context *ctx,
   prism__cl *cl = prism__cl_of(ctx);
   const prism__cl_policy *pol = &cl->policy;
   const size_t elem = prism_type_size(args->type);
-  const size_t wg = pol->chunk_wg;
+  const size_t wg = pol->scan.chunk_wg;
   const size_t vec =
-      pol->chunk_vec_bytes > elem ? pol->chunk_vec_bytes / elem : 1;
+      pol->scan.chunk_vec_bytes > elem ? pol->scan.chunk_vec_bytes / elem : 1;
 
   /* Chunks: as many as the policy wants, none shorter than chunk_min, each
    * a whole number of vectors; work-items round up to whole work-groups
    * (the extra ones own empty chunks). */
-  size_t chunks = args->n / pol->chunk_min;
-  size_t max_chunks = (size_t)pol->chunks_per_cu * cl->facts.compute_units;
+  size_t chunks = args->n / pol->scan.chunk_min;
+  size_t max_chunks = (size_t)pol->scan.chunks_per_cu * cl->facts.compute_units;
   if (chunks > max_chunks)
     chunks = max_chunks;
   if (chunks < 1)
@@ -145,11 +145,11 @@ static prism_status scan_chunked(prism_context *ctx,
     const prism__cl_arg partials_args[] = {PRISM__CL_ARG(scratch),
                                            PRISM__CL_ARG(sums_offset),
                                            PRISM__CL_ARG(count)};
-    st = prism__cl_launch(ctx, reduce, "scan_reduce_chunks", reduce_args, 5,
+    st = PRISM__CL_LAUNCH(ctx, reduce, "scan_reduce_chunks", reduce_args,
                           global, wg);
     if (st == PRISM_OK)
-      st = prism__cl_launch(ctx, partials, "scan_partials", partials_args, 3,
-                            wg, wg);
+      st = PRISM__CL_LAUNCH(ctx, partials, "scan_partials", partials_args, wg,
+                            wg);
     if (st != PRISM_OK)
       return st;
   }
@@ -158,11 +158,11 @@ static prism_status scan_chunked(prism_context *ctx,
       PRISM__CL_ARG(n),           PRISM__CL_ARG(chunk_arg),
       PRISM__CL_ARG(exclusive),   PRISM__CL_ARG(scratch),
       PRISM__CL_ARG(sums_offset), PRISM__CL_ARG(has_prefix)};
-  return prism__cl_launch(ctx, scan, "scan_chunks", scan_args, 8, global, wg);
+  return PRISM__CL_LAUNCH(ctx, scan, "scan_chunks", scan_args, global, wg);
 }
 
 prism_status prism__cl_scan(prism_context *ctx, const prism__scan_args *args) {
-  if (prism__cl_of(ctx)->policy.scan_lookback)
+  if (prism__cl_of(ctx)->policy.scan.lookback)
     return scan_lookback(ctx, args);
   return scan_chunked(ctx, args);
 }

@@ -47,26 +47,26 @@ static void seg_call_init(seg_call *c, prism_context *ctx,
   c->pol = &c->cl->policy;
   c->a = a;
   c->elem = prism_type_size(a->type);
-  c->wg = c->pol->seg_wg;
+  c->wg = c->pol->seg.wg;
   c->max_chunks =
-      (size_t)c->pol->seg_chunks_per_cu * c->cl->facts.compute_units;
+      (size_t)c->pol->seg.chunks_per_cu * c->cl->facts.compute_units;
   if (c->max_chunks < 1)
     c->max_chunks = 1;
   prism__cl_options(c->options, sizeof c->options, a->type, a->op,
                     "-DPRISM_WG=%zu -DPRISM_SEG_CHUNKED=%d -DPRISM_ITEMS=%u "
                     "-DPRISM_MERGE_ITEMS=%u -DPRISM_LB_WINDOW=%u",
-                    c->wg, !c->pol->seg_lookback,
-                    c->elem == 4 ? c->pol->seg_items_4 : c->pol->seg_items_8,
-                    c->elem == 4 ? c->pol->seg_merge_items_4
-                                 : c->pol->seg_merge_items_8,
-                    c->pol->seg_lb_window);
+                    c->wg, !c->pol->seg.lookback,
+                    c->elem == 4 ? c->pol->seg.items_4 : c->pol->seg.items_8,
+                    c->elem == 4 ? c->pol->seg.merge_items_4
+                                 : c->pol->seg.merge_items_8,
+                    c->pol->seg.lb_window);
   prism__cl_options(c->generic, sizeof c->generic, PRISM_U32, PRISM_SUM,
                     "-DPRISM_WG=%zu -DPRISM_SEG_CHUNKED=%d", c->wg,
-                    !c->pol->seg_lookback);
+                    !c->pol->seg.lookback);
 }
 
 /* Launches name, built with options, over work_items rounded up to whole
- * work-groups of wg. */
+ * work-groups of wg (SEG_LAUNCH: with every slot of the array args). */
 static prism_status seg_launch(seg_call *c, const char *options,
                                const char *name, const prism__cl_arg *args,
                                unsigned nargs, size_t work_items, size_t wg) {
@@ -78,6 +78,9 @@ static prism_status seg_launch(seg_call *c, const char *options,
   return prism__cl_launch(c->ctx, k, name, args, nargs, global ? global : wg,
                           wg);
 }
+
+#define SEG_LAUNCH(c, options, name, args, work_items, wg)                     \
+  seg_launch(c, options, name, args, PRISM__CL_NARGS(args), work_items, wg)
 
 static size_t ceil_div(size_t a, size_t b) {
   return a / b + (a % b != 0);
@@ -102,7 +105,7 @@ static size_t status_array_bytes(const seg_call *c, size_t tiles) {
  * seg_reduce_segments takes: gpu_items on GPUs, a contiguous share on
  * CPUs. */
 static size_t per_item_for(const seg_call *c, size_t count, size_t gpu_items) {
-  if (c->pol->seg_lookback)
+  if (c->pol->seg.lookback)
     return gpu_items;
   return ceil_div(count, c->max_chunks);
 }
@@ -123,7 +126,7 @@ static prism_status seg_init(seg_call *c, cl_mem scratch, size_t zero_bytes,
       PRISM__CL_ARG(scratch),    PRISM__CL_ARG(zero_offset),
       PRISM__CL_ARG(zero_words), PRISM__CL_ARG(slots_offset),
       PRISM__CL_ARG(slot_n),     PRISM__CL_ARG(per_item)};
-  return seg_launch(c, c->generic, "seg_init", args, 6,
+  return SEG_LAUNCH(c, c->generic, "seg_init", args,
                     ceil_div(most, (size_t)per_item), c->wg);
 }
 
@@ -137,7 +140,7 @@ static prism_status seg_mark(seg_call *c, cl_mem scratch,
   const cl_uint code = offset_code(a->offset_type);
   const cl_ulong segments = a->num_segments, n = a->n;
   const cl_ulong per_item =
-      per_item_for(c, a->num_segments, c->pol->seg_mark_segments);
+      per_item_for(c, a->num_segments, c->pol->seg.mark_segments);
   const cl_uint checked = a->first_bad != NULL;
   const size_t items = ceil_div(a->num_segments, (size_t)per_item);
   for (size_t first = 0; first < items; first += MARK_LAUNCH) {
@@ -151,8 +154,7 @@ static prism_status seg_mark(seg_call *c, cl_mem scratch,
         PRISM__CL_ARG(scratch),     PRISM__CL_ARG(starts_offset),
         PRISM__CL_ARG(ends_offset), PRISM__CL_ARG(slots_offset),
         PRISM__CL_ARG(checked)};
-    prism_status st =
-        seg_launch(c, c->generic, "seg_mark", args, 11, count, c->wg);
+    prism_status st = SEG_LAUNCH(c, c->generic, "seg_mark", args, count, c->wg);
     if (st != PRISM_OK)
       return st;
   }
@@ -202,7 +204,7 @@ static prism_status scan_lookback(seg_call *c, cl_mem scratch,
   cl_mem in = (cl_mem)a->in, out = (cl_mem)a->out;
   const cl_ulong n = a->n;
   const cl_uint exclusive = a->kind == PRISM_EXCLUSIVE;
-  if (tiles <= c->pol->seg_single_tiles) {
+  if (tiles <= c->pol->seg.single_tiles) {
     const prism__cl_arg args[] = {PRISM__CL_ARG(in),
                                   PRISM__CL_ARG(out),
                                   PRISM__CL_ARG(n),
@@ -213,7 +215,7 @@ static prism_status scan_lookback(seg_call *c, cl_mem scratch,
                                   PRISM__CL_ARG(scratch),
                                   PRISM__CL_ARG(m->starts_offset),
                                   PRISM__CL_ARG(m->ends_offset)};
-    return seg_launch(c, c->options, "seg_scan_single_block", args, 10, c->wg,
+    return SEG_LAUNCH(c, c->options, "seg_scan_single_block", args, c->wg,
                       c->wg);
   }
   /* Status: ticket, then the two status arrays. */
@@ -234,7 +236,7 @@ static prism_status scan_lookback(seg_call *c, cl_mem scratch,
                                 PRISM__CL_ARG(prefix_offset),
                                 PRISM__CL_ARG(m->starts_offset),
                                 PRISM__CL_ARG(m->ends_offset)};
-  return seg_launch(c, c->options, "seg_scan_lookback", args, 13, tiles * c->wg,
+  return SEG_LAUNCH(c, c->options, "seg_scan_lookback", args, tiles * c->wg,
                     c->wg);
 }
 
@@ -264,11 +266,11 @@ static prism_status scan_chunked(seg_call *c, cl_mem scratch,
     const prism__cl_arg partials_args[] = {
         PRISM__CL_ARG(scratch), PRISM__CL_ARG(kinds_offset),
         PRISM__CL_ARG(values_offset), PRISM__CL_ARG(count)};
-    st = seg_launch(c, c->options, "seg_scan_reduce_chunks", reduce_args, 11,
+    st = SEG_LAUNCH(c, c->options, "seg_scan_reduce_chunks", reduce_args,
                     chunks, c->wg);
     if (st == PRISM_OK)
-      st = seg_launch(c, c->options, "seg_scan_partials", partials_args, 4,
-                      c->wg, c->wg);
+      st = SEG_LAUNCH(c, c->options, "seg_scan_partials", partials_args, c->wg,
+                      c->wg);
   }
   if (st != PRISM_OK)
     return st;
@@ -286,7 +288,7 @@ static prism_status scan_chunked(seg_call *c, cl_mem scratch,
                                 PRISM__CL_ARG(kinds_offset),
                                 PRISM__CL_ARG(values_offset),
                                 PRISM__CL_ARG(has_prefix)};
-  return seg_launch(c, c->options, "seg_scan_chunks", args, 14, chunks, c->wg);
+  return SEG_LAUNCH(c, c->options, "seg_scan_chunks", args, chunks, c->wg);
 }
 
 /*
@@ -302,9 +304,9 @@ static prism_status segmented_scan(seg_call *c) {
   const int by_offsets = a->offsets != NULL;
   const size_t n = a->n;
   size_t tiles = 0, chunks = 1, chunk = n;
-  if (c->pol->seg_lookback) {
+  if (c->pol->seg.lookback) {
     const size_t tile =
-        c->wg * (c->elem == 4 ? c->pol->seg_items_4 : c->pol->seg_items_8);
+        c->wg * (c->elem == 4 ? c->pol->seg.items_4 : c->pol->seg.items_8);
     tiles = ceil_div(n, tile);
     if (tiles > UINT32_MAX)
       return prism__fail(c->ctx, PRISM_UNSUPPORTED,
@@ -312,7 +314,7 @@ static prism_status segmented_scan(seg_call *c) {
                          "of %zu",
                          n, tile);
   } else {
-    chunks = n / c->pol->seg_chunk_min;
+    chunks = n / c->pol->seg.chunk_min;
     if (chunks > c->max_chunks)
       chunks = c->max_chunks;
     if (chunks < 1)
@@ -320,7 +322,7 @@ static prism_status segmented_scan(seg_call *c) {
     chunk = ceil_div(n, chunks);
     chunks = ceil_div(n, chunk);
   }
-  const int lookback = tiles > c->pol->seg_single_tiles;
+  const int lookback = tiles > c->pol->seg.single_tiles;
 
   const size_t bitmap_bytes =
       by_offsets ? prism__cl_align(ceil_div(n, 64) * 8) : 0;
@@ -358,7 +360,7 @@ static prism_status segmented_scan(seg_call *c) {
   m.flag_bytes = by_offsets ? 1 : (cl_uint)prism_type_size(a->flag_type);
   m.starts_offset = starts_offset;
   m.ends_offset = ends_offset;
-  st = c->pol->seg_lookback
+  st = c->pol->seg.lookback
            ? scan_lookback(c, scratch, &m, status_offset, tiles)
            : scan_chunked(c, scratch, &m, kinds_offset, values_offset, chunks,
                           chunk);
@@ -402,8 +404,8 @@ static prism_status reduce_fallback(seg_call *c, cl_mem scratch,
                                 PRISM__CL_ARG(irregular_offset),
                                 PRISM__CL_ARG(slots_offset),
                                 PRISM__CL_ARG(checked)};
-  prism_status st = seg_launch(c, c->options, "seg_reduce_segments", args, 11,
-                               work_items, c->wg);
+  prism_status st =
+      SEG_LAUNCH(c, c->options, "seg_reduce_segments", args, work_items, c->wg);
   if (st != PRISM_OK)
     return st;
   return read_first_bad(c, scratch, slots_offset, slots);
@@ -412,7 +414,7 @@ static prism_status reduce_fallback(seg_call *c, cl_mem scratch,
 static prism_status reduce_lookback(seg_call *c) {
   const prism__segmented_args *a = c->a;
   const size_t items =
-      c->elem == 4 ? c->pol->seg_merge_items_4 : c->pol->seg_merge_items_8;
+      c->elem == 4 ? c->pol->seg.merge_items_4 : c->pol->seg.merge_items_8;
   const size_t tile = c->wg * items;
   const size_t total = a->n + a->num_segments + 1;
   const size_t tiles = ceil_div(total, tile);
@@ -467,10 +469,10 @@ static prism_status reduce_lookback(seg_call *c) {
                                       PRISM__CL_ARG(prefix_offset),
                                       PRISM__CL_ARG(slots_offset),
                                       PRISM__CL_ARG(checked)};
-  st = seg_launch(c, c->options, "seg_reduce_search", search_args, 12,
-                  tiles + 1, c->wg);
+  st = SEG_LAUNCH(c, c->options, "seg_reduce_search", search_args, tiles + 1,
+                  c->wg);
   if (st == PRISM_OK)
-    st = seg_launch(c, c->options, "seg_reduce_tiles", tiles_args, 13,
+    st = SEG_LAUNCH(c, c->options, "seg_reduce_tiles", tiles_args,
                     tiles * c->wg, c->wg);
   if (st != PRISM_OK)
     return st;
@@ -490,7 +492,7 @@ static prism_status reduce_lookback(seg_call *c) {
 static prism_status reduce_chunked(seg_call *c) {
   const prism__segmented_args *a = c->a;
   const size_t total = a->n + a->num_segments + 1;
-  size_t chunks = total / c->pol->seg_chunk_min;
+  size_t chunks = total / c->pol->seg.chunk_min;
   if (chunks > c->max_chunks)
     chunks = c->max_chunks;
   if (chunks < 1)
@@ -536,8 +538,8 @@ static prism_status reduce_chunked(seg_call *c) {
                                       PRISM__CL_ARG(irregular_offset),
                                       PRISM__CL_ARG(slots_offset),
                                       PRISM__CL_ARG(checked)};
-  st = seg_launch(c, c->options, "seg_reduce_chunks", chunk_args, 15, chunks,
-                  c->wg);
+  st =
+      SEG_LAUNCH(c, c->options, "seg_reduce_chunks", chunk_args, chunks, c->wg);
   if (st == PRISM_OK && chunks > 1) {
     const prism__cl_arg partials_args[] = {
         PRISM__CL_ARG(scratch), PRISM__CL_ARG(kinds_offset),
@@ -548,11 +550,11 @@ static prism_status reduce_chunked(seg_call *c) {
                                           PRISM__CL_ARG(values_offset),
                                           PRISM__CL_ARG(first_bound_offset),
                                           PRISM__CL_ARG(first_value_offset)};
-    st = seg_launch(c, c->options, "seg_scan_partials", partials_args, 4, c->wg,
+    st = SEG_LAUNCH(c, c->options, "seg_scan_partials", partials_args, c->wg,
                     c->wg);
     if (st == PRISM_OK)
-      st = seg_launch(c, c->options, "seg_reduce_carries", carries_args, 6,
-                      chunks, c->wg);
+      st = SEG_LAUNCH(c, c->options, "seg_reduce_carries", carries_args, chunks,
+                      c->wg);
   }
   if (st != PRISM_OK)
     return st;
@@ -569,5 +571,5 @@ prism_status prism__cl_segmented(prism_context *ctx,
   seg_call_init(&c, ctx, args);
   if (!args->reduce)
     return args->n ? segmented_scan(&c) : PRISM_OK;
-  return c.pol->seg_lookback ? reduce_lookback(&c) : reduce_chunked(&c);
+  return c.pol->seg.lookback ? reduce_lookback(&c) : reduce_chunked(&c);
 }

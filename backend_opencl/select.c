@@ -143,11 +143,10 @@ static prism_status count_ranges(prism_context *ctx, const select_plan *p,
       PRISM__CL_ARG(groups_arg),   PRISM__CL_ARG(kept_offset),
       PRISM__CL_ARG(p->count_buf), PRISM__CL_ARG(p->count_offset),
       PRISM__CL_ARG(wanted)};
-  st = prism__cl_launch(ctx, count, "select_count", count_args, 10, groups * wg,
-                        wg);
+  st =
+      PRISM__CL_LAUNCH(ctx, count, "select_count", count_args, groups * wg, wg);
   if (st == PRISM_OK)
-    st = prism__cl_launch(ctx, offsets, "select_offsets", offsets_args, 7, wg,
-                          wg);
+    st = PRISM__CL_LAUNCH(ctx, offsets, "select_offsets", offsets_args, wg, wg);
   return st;
 }
 
@@ -159,10 +158,10 @@ static prism_status select_lookback(prism_context *ctx,
   const prism__cl *cl = prism__cl_of(ctx);
   const prism__cl_policy *pol = &cl->policy;
   const size_t elem = prism_type_size(a->type);
-  const size_t wg = pol->select_wg;
-  const unsigned items = elem == 1   ? pol->select_items_1
-                         : elem == 4 ? pol->select_items_4
-                                     : pol->select_items_8;
+  const size_t wg = pol->select.wg;
+  const unsigned items = elem == 1   ? pol->select.items_1
+                         : elem == 4 ? pol->select.items_4
+                                     : pol->select.items_8;
   const size_t tile = wg * items;
   const size_t tiles = (a->n + tile - 1) / tile;
   if (tiles > UINT32_MAX)
@@ -170,13 +169,13 @@ static prism_status select_lookback(prism_context *ctx,
                        "compaction: n = %zu needs more than 2^32 tiles of %zu",
                        a->n, tile);
   char options[384];
-  select_options(options, sizeof options, a, wg, items, pol->select_lb_window,
+  select_options(options, sizeof options, a, wg, items, pol->select.lb_window,
                  0);
   const cl_ulong n = a->n;
   prism_status st;
   cl_kernel k;
 
-  if (tiles <= pol->select_single_tiles) {
+  if (tiles <= pol->select.single_tiles) {
     if ((st = plan_select(ctx, a, SCRATCH_ARRAYS, plan)) != PRISM_OK ||
         (st = prism__cl_kernel(ctx, "select.cl", options, "select_single_block",
                                &k)) != PRISM_OK)
@@ -192,14 +191,14 @@ static prism_status select_lookback(prism_context *ctx,
                                   PRISM__CL_ARG(plan->count_buf),
                                   PRISM__CL_ARG(plan->count_offset),
                                   PRISM__CL_ARG(plan->count_wanted)};
-    return prism__cl_launch(ctx, k, "select_single_block", args, 11, wg, wg);
+    return PRISM__CL_LAUNCH(ctx, k, "select_single_block", args, wg, wg);
   }
 
   /* Partitions count first, in a few work-groups per compute unit, each
    * range a whole number of work-group strides. */
   size_t groups = 0, range = 0;
   if (a->partition) {
-    groups = (size_t)pol->select_count_groups_per_cu * cl->facts.compute_units;
+    groups = (size_t)pol->select.count_groups_per_cu * cl->facts.compute_units;
     if (groups > (a->n + wg - 1) / wg)
       groups = (a->n + wg - 1) / wg;
     if (groups < 1)
@@ -227,7 +226,7 @@ static prism_status select_lookback(prism_context *ctx,
   const prism__cl_arg init_args[] = {
       PRISM__CL_ARG(plan->scratch), PRISM__CL_ARG(ticket_offset),
       PRISM__CL_ARG(status_offset), PRISM__CL_ARG(words)};
-  st = prism__cl_launch(ctx, init, "lookback_init", init_args, 4,
+  st = PRISM__CL_LAUNCH(ctx, init, "lookback_init", init_args,
                         (tiles + wg - 1) / wg * wg, wg);
   if (st == PRISM_OK && a->partition)
     st = count_ranges(ctx, plan, options, wg, groups, range, 0);
@@ -249,7 +248,7 @@ static prism_status select_lookback(prism_context *ctx,
                                 PRISM__CL_ARG(plan->count_offset),
                                 PRISM__CL_ARG(plan->count_wanted),
                                 PRISM__CL_ARG(tile_count)};
-  return prism__cl_launch(ctx, k, "select_lookback", args, 16, tiles * wg, wg);
+  return PRISM__CL_LAUNCH(ctx, k, "select_lookback", args, tiles * wg, wg);
 }
 
 /* ---- chunks: select_count, select_offsets, select_chunks --------------- */
@@ -261,10 +260,10 @@ static prism_status select_chunked(prism_context *ctx,
   const prism__cl_policy *pol = &cl->policy;
 
   /* Chunks: as many as the policy wants, none shorter than
-   * select_chunk_min. */
-  size_t chunks = a->n / pol->select_chunk_min;
+   * select.chunk_min. */
+  size_t chunks = a->n / pol->select.chunk_min;
   const size_t max_chunks =
-      (size_t)pol->select_chunks_per_cu * cl->facts.compute_units;
+      (size_t)pol->select.chunks_per_cu * cl->facts.compute_units;
   if (chunks > max_chunks)
     chunks = max_chunks;
   if (chunks < 1)
@@ -303,14 +302,14 @@ static prism_status select_chunked(prism_context *ctx,
                                 PRISM__CL_ARG(p.count_buf),
                                 PRISM__CL_ARG(p.count_offset),
                                 PRISM__CL_ARG(p.count_wanted)};
-  return prism__cl_launch(ctx, k, "select_chunks", args, 16, chunks, 1);
+  return PRISM__CL_LAUNCH(ctx, k, "select_chunks", args, chunks, 1);
 }
 
 prism_status prism__cl_select(prism_context *ctx,
                               const prism__select_args *args) {
   prism__cl *cl = prism__cl_of(ctx);
   select_plan p;
-  prism_status st = cl->policy.select_lookback ? select_lookback(ctx, args, &p)
+  prism_status st = cl->policy.select.lookback ? select_lookback(ctx, args, &p)
                                                : select_chunked(ctx, args, &p);
   if (st != PRISM_OK || !args->count)
     return st;

@@ -81,9 +81,9 @@ static prism_status plan_sort(prism_context *ctx, const prism__sort_args *a,
   memset(s, 0, sizeof *s);
   s->args = a;
   s->key_bytes = prism_type_size(a->key_type);
-  s->radix = (size_t)1 << pol->sort_radix_bits;
-  s->passes = (a->end_bit - a->begin_bit + pol->sort_radix_bits - 1) /
-              pol->sort_radix_bits;
+  s->radix = (size_t)1 << pol->sort.radix_bits;
+  s->passes = (a->end_bit - a->begin_bit + pol->sort.radix_bits - 1) /
+              pol->sort.radix_bits;
   const size_t keys_bytes = a->n * s->key_bytes;
   const size_t values_bytes = a->n * a->value_size;
   /* A multiple of the value size, as every scratch region start is. */
@@ -131,15 +131,15 @@ static void pass_digit(const sort_plan *s, unsigned radix_bits, unsigned p,
 
 static prism_status sort_single(prism_context *ctx, const prism__sort_args *a) {
   const prism__cl_policy *pol = &prism__cl_of(ctx)->policy;
-  const size_t wg = pol->sort_wg;
+  const size_t wg = pol->sort.wg;
   const unsigned items =
-      prism_type_size(a->key_type) == 4 ? pol->sort_items_4 : pol->sort_items_8;
+      prism_type_size(a->key_type) == 4 ? pol->sort.items_4 : pol->sort.items_8;
   sort_plan s;
   prism_status st = plan_sort(ctx, a, 0, &s);
   if (st != PRISM_OK)
     return st;
   char options[320];
-  sort_options(options, sizeof options, a, a->value_size, pol->sort_radix_bits,
+  sort_options(options, sizeof options, a, a->value_size, pol->sort.radix_bits,
                wg, items);
   cl_kernel k;
   st =
@@ -163,7 +163,7 @@ static prism_status sort_single(prism_context *ctx, const prism__sort_args *a) {
                                 PRISM__CL_ARG(begin_bit),
                                 PRISM__CL_ARG(end_bit),
                                 s.flip};
-  return prism__cl_launch(ctx, k, "sort_single_block", args, 12, wg, wg);
+  return PRISM__CL_LAUNCH(ctx, k, "sort_single_block", args, wg, wg);
 }
 
 /* ---- classic: sort_count, sort_chunk_offsets, sort_scatter -------------- */
@@ -172,15 +172,15 @@ static prism_status sort_classic(prism_context *ctx,
                                  const prism__sort_args *a) {
   const prism__cl *cl = prism__cl_of(ctx);
   const prism__cl_policy *pol = &cl->policy;
-  const size_t wg = pol->sort_chunk_wg;
-  const size_t radix = (size_t)1 << pol->sort_radix_bits;
+  const size_t wg = pol->sort.chunk_wg;
+  const size_t radix = (size_t)1 << pol->sort.radix_bits;
 
-  /* Chunks: as many as the policy wants, none shorter than sort_chunk_min
+  /* Chunks: as many as the policy wants, none shorter than sort.chunk_min
    * nor longer than 2^31 keys (32-bit counts); work-items round up to
    * whole work-groups (the extra ones own empty chunks). */
-  size_t chunks = a->n / pol->sort_chunk_min;
+  size_t chunks = a->n / pol->sort.chunk_min;
   const size_t max_chunks =
-      (size_t)pol->sort_chunks_per_cu * cl->facts.compute_units;
+      (size_t)pol->sort.chunks_per_cu * cl->facts.compute_units;
   if (chunks > max_chunks)
     chunks = max_chunks;
   const size_t min_chunks = (a->n >> 31) + 1;
@@ -195,7 +195,7 @@ static prism_status sort_classic(prism_context *ctx,
   if (st != PRISM_OK)
     return st;
   char options[320];
-  sort_options(options, sizeof options, a, a->value_size, pol->sort_radix_bits,
+  sort_options(options, sizeof options, a, a->value_size, pol->sort.radix_bits,
                wg, 1);
   cl_kernel count, offsets, scatter;
   if ((st = prism__cl_kernel(ctx, "sort_classic.cl", options, "sort_count",
@@ -211,7 +211,7 @@ static prism_status sort_classic(prism_context *ctx,
   cl_ulong values_src_at = s.values_src_at;
   for (unsigned p = 0; p < s.passes && st == PRISM_OK; p++) {
     cl_uint shift, bits;
-    pass_digit(&s, pol->sort_radix_bits, p, &shift, &bits);
+    pass_digit(&s, pol->sort.radix_bits, p, &shift, &bits);
     cl_mem keys_dst = pass_keys(&s, p), values_dst = pass_values(&s, p);
     cl_ulong values_dst_at = pass_values_at(&s, p);
     const prism__cl_arg count_args[] = {
@@ -235,13 +235,13 @@ static prism_status sort_classic(prism_context *ctx,
                                           s.flip,
                                           PRISM__CL_ARG(s.scratch),
                                           PRISM__CL_ARG(s.tables_offset)};
-    st = prism__cl_launch(ctx, count, "sort_count", count_args, 8, global, wg);
+    st = PRISM__CL_LAUNCH(ctx, count, "sort_count", count_args, global, wg);
     if (st == PRISM_OK)
-      st = prism__cl_launch(ctx, offsets, "sort_chunk_offsets", offsets_args, 3,
+      st = PRISM__CL_LAUNCH(ctx, offsets, "sort_chunk_offsets", offsets_args,
                             wg, wg);
     if (st == PRISM_OK)
-      st = prism__cl_launch(ctx, scatter, "sort_scatter", scatter_args, 13,
-                            global, wg);
+      st = PRISM__CL_LAUNCH(ctx, scatter, "sort_scatter", scatter_args, global,
+                            wg);
     keys_src = keys_dst;
     values_src = values_dst;
     values_src_at = values_dst_at;
@@ -255,10 +255,10 @@ static prism_status sort_onesweep(prism_context *ctx,
                                   const prism__sort_args *a) {
   const prism__cl *cl = prism__cl_of(ctx);
   const prism__cl_policy *pol = &cl->policy;
-  const size_t wg = pol->sort_wg;
-  const size_t radix = (size_t)1 << pol->sort_radix_bits;
+  const size_t wg = pol->sort.wg;
+  const size_t radix = (size_t)1 << pol->sort.radix_bits;
   const unsigned items =
-      prism_type_size(a->key_type) == 4 ? pol->sort_items_4 : pol->sort_items_8;
+      prism_type_size(a->key_type) == 4 ? pol->sort.items_4 : pol->sort.items_8;
   const size_t tile = wg * items;
   const size_t tiles = (a->n + tile - 1) / tile;
   if (tiles > UINT32_MAX)
@@ -266,13 +266,13 @@ static prism_status sort_onesweep(prism_context *ctx,
                        "prism_sort: n = %zu needs more than 2^32 tiles of %zu",
                        a->n, tile);
   const unsigned passes =
-      (a->end_bit - a->begin_bit + pol->sort_radix_bits - 1) /
-      pol->sort_radix_bits;
+      (a->end_bit - a->begin_bit + pol->sort.radix_bits - 1) /
+      pol->sort.radix_bits;
 
   /* Histogram groups: a few per compute unit, each range a whole number
    * of work-group strides and below 2^31 keys (32-bit local counts). */
   size_t groups =
-      (size_t)pol->sort_hist_groups_per_cu * cl->facts.compute_units;
+      (size_t)pol->sort.hist_groups_per_cu * cl->facts.compute_units;
   if (groups > (a->n + wg - 1) / wg)
     groups = (a->n + wg - 1) / wg;
   if (groups < (a->n >> 31) + 1)
@@ -294,10 +294,10 @@ static prism_status sort_onesweep(prism_context *ctx,
     return st;
 
   char options[320], upsweep_options[320];
-  sort_options(options, sizeof options, a, a->value_size, pol->sort_radix_bits,
+  sort_options(options, sizeof options, a, a->value_size, pol->sort.radix_bits,
                wg, items);
   sort_options(upsweep_options, sizeof upsweep_options, a, 0,
-               pol->sort_radix_bits, wg, 1);
+               pol->sort.radix_bits, wg, 1);
   cl_kernel histogram, offsets, init, onesweep;
   if ((st = prism__cl_kernel(ctx, "sort_upsweep.cl", upsweep_options,
                              "sort_histogram", &histogram)) != PRISM_OK ||
@@ -328,10 +328,10 @@ static prism_status sort_onesweep(prism_context *ctx,
   const prism__cl_arg offsets_args[] = {
       PRISM__CL_ARG(s.scratch), PRISM__CL_ARG(partials_off),
       PRISM__CL_ARG(groups_arg), PRISM__CL_ARG(starts_off)};
-  st = prism__cl_launch(ctx, histogram, "sort_histogram", histogram_args, 9,
+  st = PRISM__CL_LAUNCH(ctx, histogram, "sort_histogram", histogram_args,
                         groups * wg, wg);
   if (st == PRISM_OK)
-    st = prism__cl_launch(ctx, offsets, "sort_offsets", offsets_args, 4,
+    st = PRISM__CL_LAUNCH(ctx, offsets, "sort_offsets", offsets_args,
                           passes * wg, wg);
 
   const prism__cl_arg init_args[] = {
@@ -341,7 +341,7 @@ static prism_status sort_onesweep(prism_context *ctx,
   cl_ulong values_src_at = s.values_src_at;
   for (unsigned p = 0; p < passes && st == PRISM_OK; p++) {
     cl_uint shift, bits;
-    pass_digit(&s, pol->sort_radix_bits, p, &shift, &bits);
+    pass_digit(&s, pol->sort.radix_bits, p, &shift, &bits);
     cl_mem keys_dst = pass_keys(&s, p), values_dst = pass_values(&s, p);
     cl_ulong values_dst_at = pass_values_at(&s, p);
     const cl_ulong pass_starts = starts_off + (cl_ulong)p * radix * 8;
@@ -353,10 +353,10 @@ static prism_status sort_onesweep(prism_context *ctx,
         PRISM__CL_ARG(bits),       s.flip,
         PRISM__CL_ARG(s.scratch),  PRISM__CL_ARG(ticket_off),
         PRISM__CL_ARG(status_off), PRISM__CL_ARG(pass_starts)};
-    st = prism__cl_launch(ctx, init, "lookback_init", init_args, 4,
+    st = PRISM__CL_LAUNCH(ctx, init, "lookback_init", init_args,
                           (status_words + wg - 1) / wg * wg, wg);
     if (st == PRISM_OK)
-      st = prism__cl_launch(ctx, onesweep, "sort_onesweep", onesweep_args, 14,
+      st = PRISM__CL_LAUNCH(ctx, onesweep, "sort_onesweep", onesweep_args,
                             tiles * wg, wg);
     keys_src = keys_dst;
     values_src = values_dst;
@@ -367,9 +367,9 @@ static prism_status sort_onesweep(prism_context *ctx,
 
 prism_status prism__cl_sort(prism_context *ctx, const prism__sort_args *args) {
   const prism__cl_policy *pol = &prism__cl_of(ctx)->policy;
-  if (args->n <= pol->sort_single_max)
+  if (args->n <= pol->sort.single_max)
     return sort_single(ctx, args);
-  if (pol->sort_onesweep)
+  if (pol->sort.onesweep)
     return sort_onesweep(ctx, args);
   return sort_classic(ctx, args);
 }

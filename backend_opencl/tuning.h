@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Tuning policies of the OpenCL backend: one struct of named constants per
- * device kind, chosen and fitted to the device at context creation. The
- * algorithms read their shapes from here and nowhere else, so retuning a
- * device is a data change.
+ * device kind, a member per primitive, chosen and fitted to the device at
+ * context creation. The algorithms read their shapes from here and nowhere
+ * else, so retuning a device is a data change. What each knob trades is
+ * said here; the measurements behind the values are in
+ * docs/results/tuning-opencl.md, a section per primitive.
  */
 #ifndef PRISM_OPENCL_TUNING_H
 #define PRISM_OPENCL_TUNING_H
@@ -24,151 +26,182 @@ typedef struct prism__cl_device_facts {
                           kernels may hold PTX */
 } prism__cl_device_facts;
 
-typedef struct prism__cl_policy {
-  const char *name; /* "gpu", "cpu": shows in logs and the disk cache key */
+/* reduce_partials / reduce_final (reduce.cl). */
+typedef struct prism__cl_reduce_policy {
+  unsigned wg;            /* work-items per work-group */
+  unsigned vec_bytes;     /* bytes per vector load */
+  int chunked;            /* 1: contiguous chunk per work-item (CPUs);
+                             0: grid-stride loop (GPUs) */
+  unsigned groups_per_cu; /* work-groups at most, per CU: occupancy
+                             against partials to combine */
+  size_t per_group_min;   /* elements a work-group is worth: fewer groups
+                             for small n, one (and one launch) below this */
+} prism__cl_reduce_policy;
 
-  /* reduce_partials / reduce_final */
-  unsigned reduce_wg;            /* work-items per work-group */
-  unsigned reduce_vec_bytes;     /* bytes per vector load */
-  int reduce_chunked;            /* 1: contiguous chunk per work-item;
-                                    0: grid-stride loop */
-  unsigned reduce_groups_per_cu; /* upper bound on work-groups, per CU */
-  size_t reduce_per_group_min;   /* elements a work-group is worth: fewer
-                                    groups for small n, one (and one launch)
-                                    below this */
-
-  /* scan: look-back (scan_lookback, scan_single_block) */
-  int scan_lookback;          /* 0: reduce-then-scan (scan_chunks.cl) */
-  unsigned scan_wg;           /* work-items per work-group */
-  unsigned scan_items_4;      /* elements per work-item and tile, 4-byte T */
-  unsigned scan_items_8;      /* the same for 8-byte T */
-  unsigned scan_lb_window;    /* predecessor statuses read at once */
-  unsigned scan_single_tiles; /* n up to this many tiles: one work-group */
-
-  /* scan: reduce-then-scan (scan_reduce_chunks, scan_partials,
-   * scan_chunks) */
-  unsigned chunk_wg;        /* work-items per work-group */
+/* scan: look-back (scan.cl) or reduce-then-scan (scan_chunks.cl). */
+typedef struct prism__cl_scan_policy {
+  int lookback;             /* 1: scan_lookback, one pass (~2n words), needs
+                               running groups to progress; 0: the chunks
+                               (~3n words) */
+  unsigned wg;              /* look-back: work-items per work-group */
+  unsigned items_4;         /* elements per work-item and tile, 4-byte T:
+                               fewer tiles (look-back steps) against local
+                               memory; odd, for the bank-free serial passes */
+  unsigned items_8;         /* the same for 8-byte T */
+  unsigned lb_window;       /* predecessor statuses read at once: fewer
+                               rounds against wasted loads */
+  unsigned single_tiles;    /* n up to this many tiles: scan_single_block,
+                               one launch instead of two */
+  unsigned chunk_wg;        /* chunks: work-items per work-group */
   unsigned chunk_vec_bytes; /* bytes per vector step */
-  unsigned chunks_per_cu;   /* chunks (work-items) per compute unit */
+  unsigned chunks_per_cu;   /* chunks (work-items) per compute unit:
+                               balance against partials */
   size_t chunk_min;         /* elements a chunk is worth: below
                                2 * chunk_min, one chunk and one launch */
+} prism__cl_scan_policy;
 
-  /* sort: digits and tiles (sort_single_block, sort_histogram,
-   * sort_offsets, sort_onesweep) */
-  unsigned sort_radix_bits; /* bits per digit: one pass each */
-  size_t sort_single_max;   /* n up to this: sort_single_block, one
-                               work-group and one launch */
-  unsigned sort_wg;         /* work-items per work-group */
-  unsigned sort_items_4;    /* keys per work-item and tile, 4-byte keys */
-  unsigned sort_items_8;    /* the same for 8-byte keys */
+/* sort: sort_single.cl, Onesweep (sort_upsweep.cl, sort_onesweep.cl) or
+ * the classic passes (sort_classic.cl). */
+typedef struct prism__cl_sort_policy {
+  unsigned radix_bits; /* bits per digit: one pass each; passes against
+                          the RADIX-wide tables */
+  size_t single_max;   /* n up to this: sort_single_block, one work-group
+                          and one launch */
+  unsigned wg;         /* work-items per work-group (tiles, single block) */
+  unsigned items_4;    /* keys per work-item and tile, 4-byte keys: fewer
+                          tiles against local memory */
+  unsigned items_8;    /* the same for 8-byte keys */
+  int onesweep;        /* 1: Onesweep, one read and write of the keys per
+                          pass, needs running groups to progress; 0: the
+                          classic count / scan / scatter */
+  unsigned hist_groups_per_cu; /* sort_histogram work-groups, per CU */
+  unsigned chunk_wg;           /* classic: work-items per work-group */
+  unsigned chunks_per_cu;      /* classic: chunks (work-items) per CU */
+  size_t chunk_min;            /* classic: keys a chunk is worth */
+} prism__cl_sort_policy;
 
-  /* sort: onesweep (look-back per tile and digit) */
-  int sort_onesweep;                /* 0: the classic passes below */
-  unsigned sort_hist_groups_per_cu; /* sort_histogram work-groups, per CU */
+/* gather / scatter (move.cl). */
+typedef struct prism__cl_move_policy {
+  unsigned wg;   /* work-items per work-group, one element each */
+  size_t launch; /* positions per launch at most: a multiple of wg, at
+                    most 2^32 (32-bit first-bad slots) */
+} prism__cl_move_policy;
 
-  /* sort: classic passes (sort_count, sort_chunk_offsets, sort_scatter) */
-  unsigned sort_chunk_wg;      /* work-items per work-group */
-  unsigned sort_chunks_per_cu; /* chunks (work-items) per compute unit */
-  size_t sort_chunk_min;       /* keys a chunk is worth */
+/* compaction: look-back (select_lookback, select_single_block;
+ * partitions count first with select_count + select_offsets) or chunks,
+ * one work-item each (select_count, select_offsets, select_chunks). */
+typedef struct prism__cl_select_policy {
+  int lookback;                 /* 1: one pass, needs running groups to
+                                   progress; 0: count / offsets / write */
+  unsigned wg;                  /* look-back: work-items per work-group */
+  unsigned items_1;             /* elements per work-item and tile, bytes (at
+                                   most 32: one bit each) */
+  unsigned items_4;             /* the same for 4-byte elements */
+  unsigned items_8;             /* the same for 8-byte elements */
+  unsigned lb_window;           /* predecessor statuses read at once */
+  unsigned single_tiles;        /* n up to this many tiles: one work-group */
+  unsigned count_groups_per_cu; /* select_count work-groups, per CU */
+  unsigned chunks_per_cu;       /* chunks: chunks per compute unit */
+  size_t chunk_min;             /* chunks: elements a chunk is worth:
+                                   below 2 * chunk_min, one chunk and one
+                                   launch */
+} prism__cl_select_policy;
 
-  /* gather / scatter (move_elements, move_first_bad) */
-  unsigned move_wg;   /* work-items per work-group, one element each */
-  size_t move_launch; /* positions per launch at most: a multiple of
-                         move_wg, at most 2^32 (32-bit first-bad slots) */
+/* histogram: local-memory histograms per work-group, or global atomics
+ * for too many bins (histogram_blocks, histogram_atomic); or private
+ * tables per chunk and a merge (histogram_chunks, histogram_merge). */
+typedef struct prism__cl_hist_policy {
+  int private_tables;     /* 1: chunks + merge; 0: blocks / atomic */
+  unsigned wg;            /* work-items per work-group (blocks, atomic) */
+  unsigned items_1;       /* samples per work-item and tile, bytes */
+  unsigned items_4;       /* the same for 4-byte samples */
+  unsigned items_8;       /* the same for 8-byte samples */
+  unsigned groups_per_cu; /* work-groups per compute unit (a wave) */
+  size_t local_bytes;     /* a group's local counters (and edges) at
+                             most; bins beyond split into ranges */
+  size_t replica_bytes;   /* a group's replicas of its counters take at
+                             most this much together: fewer collisions
+                             against local memory */
+  unsigned max_replicas;  /* replicas at most (one per 32 work-items) */
+  unsigned max_ranges;    /* bin ranges at most (each rereads the
+                             samples); beyond, atomics */
+  unsigned chunks_per_cu; /* chunks (work-items) per compute unit */
+  size_t chunk_min;       /* samples a chunk is worth */
+  unsigned copies;        /* tables per chunk (interleaved samples): no
+                             wait on the last increment of a bin's run */
+  size_t copies_bytes;    /* copies only while a chunk's tables fit */
+  size_t private_bytes;   /* every chunk's tables at most: beyond, fewer
+                             chunks, then histogram_atomic */
+  unsigned merge_wg;      /* histogram_merge work-items per group */
+} prism__cl_hist_policy;
 
-  /* select: look-back (select_lookback, select_single_block; partitions
-   * count first with select_count + select_offsets) */
-  int select_lookback;          /* 0: count / offsets / write per chunk */
-  unsigned select_wg;           /* work-items per work-group */
-  unsigned select_items_1;      /* elements per work-item and tile, bytes */
-  unsigned select_items_4;      /* the same for 4-byte elements */
-  unsigned select_items_8;      /* the same for 8-byte elements */
-  unsigned select_lb_window;    /* predecessor statuses read at once */
-  unsigned select_single_tiles; /* n up to this many tiles: one work-group */
-  unsigned select_count_groups_per_cu; /* select_count work-groups, per CU */
+/* segmented: look-back tiles (seg_scan_lookback, seg_scan_single_block,
+ * seg_reduce_search, seg_reduce_tiles) or contiguous chunks, one
+ * work-item each (seg_scan_reduce_chunks, seg_scan_partials,
+ * seg_scan_chunks, seg_reduce_chunks, seg_reduce_carries); seg_init,
+ * seg_mark and seg_reduce_segments serve both. */
+typedef struct prism__cl_seg_policy {
+  int lookback;           /* 1: tiles with look-back; 0: chunks */
+  unsigned wg;            /* work-items per work-group */
+  unsigned items_4;       /* scan: elements per work-item and tile,
+                             4-byte T */
+  unsigned items_8;       /* the same for 8-byte T */
+  unsigned merge_items_4; /* reduce: merge items (elements and segment
+                             bounds) per work-item and tile, 4-byte T */
+  unsigned merge_items_8; /* the same for 8-byte T */
+  unsigned lb_window;     /* predecessor statuses read at once */
+  unsigned single_tiles;  /* scan: n up to this many tiles: one
+                             work-group */
+  unsigned chunks_per_cu; /* chunks per compute unit */
+  size_t chunk_min;       /* elements (reduce: merge items) a chunk is
+                             worth */
+  unsigned mark_segments; /* seg_mark: segments per work-item, with
+                             look-back (chunks: one share each) */
+} prism__cl_seg_policy;
 
-  /* select: chunks, one work-item each (select_count, select_offsets,
-   * select_chunks) */
-  unsigned select_chunks_per_cu; /* chunks per compute unit */
-  size_t select_chunk_min;       /* elements a chunk is worth: below
-                                    2 * select_chunk_min, one chunk and
-                                    one launch */
+/* bfs: one launch for the search (bfs_persistent) or one per step
+ * (bfs_step), work-groups of wg; see kernels_cl/bfs.cl. */
+typedef struct prism__cl_bfs_policy {
+  int persistent;           /* 1: one launch for the search (no launch
+                               per level; needs a fence across groups) */
+  unsigned discovery_polls; /* persistent: reads of the arrival count
+                               without a change before a group stops
+                               waiting for more */
+  unsigned wg;              /* work-items per work-group */
+  unsigned groups_per_cu;   /* work-groups launched, per CU */
+  unsigned td_items;        /* top-down edges per work-item and pass */
+  unsigned chunk_passes;    /* passes per item: an item holds wg x
+                               td_items x this edges */
+  unsigned small_degree;    /* out-degree up to which a vertex is
+                               expanded in its tile; above, in items */
+  unsigned td_filter_edges; /* top-down: frontier out-edges above which
+                               candidates are filtered by a plain load
+                               before the atomic_or */
+  unsigned bu_thread_edges; /* bottom-up: in-edges a work-item scans
+                               alone (0: all); the group the rest */
+  unsigned bu_batch;        /* bottom-up: in-edges loaded at once */
+  unsigned tile_words;      /* bottom-up, convert: bitmap words a tile */
+  int contiguous;           /* 1: a contiguous range of tiles per group;
+                               0: round robin */
+  unsigned first_batch;     /* steps queued before the first read-back of
+                               the done flag: launches past the end
+                               against waits; doubling up to */
+  unsigned max_batch;
+  unsigned overlap_batch; /* batches of fewer steps wait for their own
+                             flag; larger ones are queued before the flag
+                             of the one before (0: all) */
+} prism__cl_bfs_policy;
 
-  /* histogram: local-memory histograms per work-group, or global atomics
-   * for too many bins (histogram_blocks, histogram_atomic); or private
-   * tables per chunk and a merge (histogram_chunks, histogram_merge) */
-  int hist_private;            /* 1: chunks + merge; 0: blocks / atomic */
-  unsigned hist_wg;            /* work-items per work-group (blocks, atomic) */
-  unsigned hist_items_1;       /* samples per work-item and tile, bytes */
-  unsigned hist_items_4;       /* the same for 4-byte samples */
-  unsigned hist_items_8;       /* the same for 8-byte samples */
-  unsigned hist_groups_per_cu; /* work-groups per compute unit (a wave) */
-  size_t hist_local_bytes;     /* a group's local counters (and edges) at
-                                  most; bins beyond split into ranges */
-  size_t hist_replica_bytes;   /* a group's replicas of its counters take
-                                  at most this much together */
-  unsigned hist_max_replicas;  /* replicas at most (one per 32 work-items) */
-  unsigned hist_max_ranges;    /* bin ranges at most; beyond, atomics */
-  unsigned hist_chunks_per_cu; /* chunks (work-items) per compute unit */
-  size_t hist_chunk_min;       /* samples a chunk is worth */
-  unsigned hist_copies;        /* tables per chunk (interleaved samples) */
-  size_t hist_copies_bytes;    /* copies only while a chunk's tables fit */
-  size_t hist_private_bytes;   /* every chunk's tables at most: beyond,
-                                  fewer chunks, then histogram_atomic */
-  unsigned hist_merge_wg;      /* histogram_merge work-items per group */
-
-  /* segmented: look-back tiles (seg_scan_lookback, seg_scan_single_block,
-   * seg_reduce_search, seg_reduce_tiles) or contiguous chunks, one
-   * work-item each (seg_scan_reduce_chunks, seg_scan_partials,
-   * seg_scan_chunks, seg_reduce_chunks, seg_reduce_carries); seg_init,
-   * seg_mark and seg_reduce_segments serve both */
-  int seg_lookback;           /* 0: chunks */
-  unsigned seg_wg;            /* work-items per work-group */
-  unsigned seg_items_4;       /* scan: elements per work-item and tile,
-                                 4-byte T */
-  unsigned seg_items_8;       /* the same for 8-byte T */
-  unsigned seg_merge_items_4; /* reduce: merge items (elements and
-                                 segment bounds) per work-item and tile,
-                                 4-byte T */
-  unsigned seg_merge_items_8; /* the same for 8-byte T */
-  unsigned seg_lb_window;     /* predecessor statuses read at once */
-  unsigned seg_single_tiles;  /* scan: n up to this many tiles: one
-                                 work-group */
-  unsigned seg_chunks_per_cu; /* chunks per compute unit */
-  size_t seg_chunk_min;       /* elements (reduce: merge items) a chunk is
-                                 worth */
-  unsigned seg_mark_segments; /* seg_mark: segments per work-item, with
-                                 look-back (chunks: one share each) */
-
-  /* bfs: one launch for the search (bfs_persistent) or one per step
-   * (bfs_step), work-groups of bfs_wg; see kernels_cl/bfs.cl */
-  int bfs_persistent;           /* 1: one launch for the search */
-  unsigned bfs_discovery_polls; /* persistent: reads of the arrival count
-                                   without a change before a group stops
-                                   waiting for more */
-  unsigned bfs_wg;              /* work-items per work-group */
-  unsigned bfs_groups_per_cu;   /* work-groups launched, per CU */
-  unsigned bfs_td_items;        /* top-down edges per work-item and pass */
-  unsigned bfs_chunk_passes;    /* passes per item: an item holds bfs_wg x
-                                   bfs_td_items x this edges */
-  unsigned bfs_small_degree;    /* out-degree up to which a vertex is
-                                   expanded in its tile; above, in items */
-  unsigned bfs_td_filter_edges; /* top-down: frontier out-edges above which
-                                   candidates are filtered by a plain load
-                                   before the atomic_or */
-  unsigned bfs_bu_thread_edges; /* bottom-up: in-edges a work-item scans
-                                   alone (0: all); the group the rest */
-  unsigned bfs_bu_batch;        /* bottom-up: in-edges loaded at once */
-  unsigned bfs_tile_words;      /* bottom-up, convert: bitmap words a
-                                   tile */
-  int bfs_contiguous;           /* 1: a contiguous range of tiles per
-                                   group; 0: round robin */
-  unsigned bfs_first_batch;     /* steps queued before the first read-back
-                                   of the done flag; doubling up to */
-  unsigned bfs_max_batch;
-  unsigned bfs_overlap_batch; /* batches of fewer steps wait for their
-                                 own flag; larger ones are queued before
-                                 the flag of the one before (0: all) */
+typedef struct prism__cl_policy {
+  const char *name; /* "gpu", "cpu": shows in logs and the disk cache key */
+  prism__cl_reduce_policy reduce;
+  prism__cl_scan_policy scan;
+  prism__cl_sort_policy sort;
+  prism__cl_move_policy move;
+  prism__cl_select_policy select;
+  prism__cl_hist_policy hist;
+  prism__cl_seg_policy seg;
+  prism__cl_bfs_policy bfs;
 } prism__cl_policy;
 
 /** The policy for a device: the kind's constants fitted to its limits.

@@ -116,6 +116,9 @@ scan_lookback(__global const T *in, __global T *out, ulong n, uint exclusive,
   __local T buf[2 * PRISM_WG];
   __local scan_lb_state lb;
   __local uint drawn;
+  PRISM_LOCAL_FITS(
+      sizeof tile + sizeof buf + sizeof lb + sizeof drawn,
+      PRISM_LOCAL_SCAN(PRISM_WG, PRISM_ITEMS, T_BYTES, PRISM_LB_WINDOW));
 
   const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong base = (ulong)t * TILE;

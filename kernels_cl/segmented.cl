@@ -455,6 +455,10 @@ seg_scan_lookback(__global const T *in, __global T *out, ulong n,
   __local uint scan_kinds[2 * PRISM_WG];
   __local seg_lb_state lb;
   __local uint drawn;
+  PRISM_LOCAL_FITS(
+      sizeof tile + sizeof mark + sizeof scan_values + sizeof scan_kinds +
+          sizeof lb + sizeof drawn,
+      PRISM_LOCAL_SEG_SCAN(PRISM_WG, PRISM_ITEMS, T_BYTES, PRISM_LB_WINDOW));
 
   const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong base = (ulong)t * TILE;
@@ -580,6 +584,11 @@ seg_reduce_tiles(__global const T *in, ulong n, __global const uchar *offsets,
   __local uint scan_kinds[2 * PRISM_WG];
   __local seg_lb_state lb;
   __local uint drawn, broken;
+  PRISM_LOCAL_FITS(sizeof vals + sizeof bounds + sizeof split_at +
+                       sizeof scan_values + sizeof scan_kinds + sizeof lb +
+                       sizeof drawn + sizeof broken,
+                   PRISM_LOCAL_SEG_REDUCE(PRISM_WG, PRISM_MERGE_ITEMS, T_BYTES,
+                                          PRISM_LB_WINDOW));
   const uint lid = get_local_id(0);
   volatile __global uint *irregular =
       SCRATCH(volatile uint, scratch, ticket_offset) + 1;

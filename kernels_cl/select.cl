@@ -380,6 +380,10 @@ select_lookback(__global const T *in, __global const F *flags, __global T *out,
   __local count_lb_state lb;
   __local uint drawn;
   __local T before;
+  PRISM_LOCAL_FITS(
+      sizeof tile + sizeof sel + sizeof buf + sizeof lb + sizeof drawn +
+          sizeof before,
+      PRISM_LOCAL_SELECT(PRISM_WG, PRISM_ITEMS, T_BYTES, PRISM_LB_WINDOW));
   const uint lid = get_local_id(0);
 
   const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);

@@ -80,8 +80,9 @@ ulong wg_scan_runs(__global ulong *p, ulong count, ulong start,
 
 /* ---- Tiles: stable ranking of TILE keys in local memory ----------------- */
 
-/* Bits ranked per round: 2^RANK_BITS counters per work-item. */
-#define RANK_BITS 4
+/* Bits ranked per round: 2^RANK_BITS counters per work-item
+ * (local_memory.h counts them). */
+#define RANK_BITS PRISM_SORT_RANK_BITS
 #define RANK_RADIX (1u << RANK_BITS)
 
 /*

@@ -39,6 +39,10 @@ sort_onesweep(__global const K *keys_in, __global K *keys_out,
   __local uint start[RADIX], end[RADIX];
   __local ulong to[RADIX];
   __local uint drawn;
+  PRISM_LOCAL_FITS(sizeof keys + sizeof index + sizeof counters +
+                       sizeof scan_buf + sizeof start + sizeof end + sizeof to +
+                       sizeof drawn,
+                   PRISM_LOCAL_SORT(PRISM_WG, PRISM_ITEMS, sizeof(K), RADIX));
   const tile_refs tr = {keys, index, counters, scan_buf};
   const uint lid = get_local_id(0);
 
