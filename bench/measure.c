@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "measure.h"
 
-#include "host_ref.h"
+#include "input.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -567,7 +567,7 @@ void measure_case(bench_run *run, bench_device *dev, const bench_primitive *p,
   if (filled && p->fill)
     filled = p->fill(&c, input, case_seed(run, &c)) == 0;
   else if (filled)
-    host_fill_random(c.type, input, c.n, case_seed(run, &c));
+    input_fill_random(c.type, input, c.n, case_seed(run, &c));
   if (filled) {
     size_t result_bytes = p->result_bytes(&c);
     result = malloc(result_bytes ? result_bytes : 1);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "options.h"
 
-#include "bfs.h"
 #include "graph_file.h"
-#include "host_more.h"
+#include "graph_spec.h"
+#include "input.h"
 #include "meta.h"
 
 #include <errno.h>
@@ -150,7 +150,7 @@ static void print_usage(void) {
   char names[512], defaults[256];
   primitive_names(0, names, sizeof names);
   primitive_names(1, defaults, sizeof defaults);
-  printf(usage, names, defaults, HOST_SEGMENT_MEAN, HOST_SEGMENT_MEAN,
+  printf(usage, names, defaults, INPUT_SEGMENT_MEAN, INPUT_SEGMENT_MEAN,
          DEFAULT_GRAPH, DEFAULT_SOURCES, DEFAULT_REPS, QUICK_REPS);
 }
 
@@ -434,7 +434,7 @@ static int keep_item(const char *option, const char *item, bench_options *opt) {
 /* A mean segment length, or `skew`. */
 static int segment_item(const char *option, const char *item,
                         bench_options *opt) {
-  size_t mean = HOST_SEGMENT_MEAN;
+  size_t mean = INPUT_SEGMENT_MEAN;
   int skew = strcmp(item, "skew") == 0;
   if (!skew && !parse_size(item, &mean))
     return bad(option,
@@ -556,7 +556,7 @@ static int finish(bench_options *opt) {
   if (opt->keep_count == 0)
     opt->keeps[opt->keep_count++] = DEFAULT_KEEP;
   if (opt->segment_count == 0) {
-    opt->segments[opt->segment_count] = HOST_SEGMENT_MEAN;
+    opt->segments[opt->segment_count] = INPUT_SEGMENT_MEAN;
     opt->skews[opt->segment_count++] = 0;
   }
   if (opt->reps == 0)

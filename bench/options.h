@@ -53,7 +53,7 @@ typedef struct bench_options {
   size_t ns[OPTIONS_MAX_ITEMS]; /* none: each device's default sweep */
   int n_count;
 
-  /* bfs: graphs as --graph names them (bfs.h reads them), searches per
+  /* bfs: graphs as --graph names them (graph_spec.h reads them), searches per
    * graph, whether to ask for (and validate) the BFS tree, whether edge-list
    * files are made undirected, and prism_bfs_options (-1: the library's
    * defaults). */

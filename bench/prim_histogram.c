@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* histogram: prism_histogram_even over host_histogram_bounds (the whole
+/* histogram: prism_histogram_even over input_histogram_bounds (the whole
  * value range of 8- and 32-bit integers, so that uniform samples are
  * uniform over the bins); histogram-range: prism_histogram_range over
- * geometric edges (host_histogram_edges), uploaded by every call as the API
+ * geometric edges (input_histogram_edges), uploaded by every call as the API
  * does. Counters are u32 (u64 above UINT32_MAX samples), overwritten by
  * each call. Queued. Moves the n samples once and writes the bins counters
  * (range: and reads the bins + 1 edges), the least any histogram needs. */
-#include "host_more.h"
+#include "input.h"
 #include "primitive.h"
+#include "ref_histogram.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +25,13 @@ static int is_range(const bench_case *c) {
   return c->aux != NULL;
 }
 
+/* The counter type a histogram of n samples uses. */
+static prism_type counter_type(size_t n) {
+  return n > UINT32_MAX ? PRISM_U64 : PRISM_U32;
+}
+
 static size_t counter_size(const bench_case *c) {
-  return prism_type_size(host_counter_type(c->n));
+  return prism_type_size(counter_type(c->n));
 }
 
 static size_t histogram_result_bytes(const bench_case *c) {
@@ -41,8 +47,8 @@ static double histogram_bytes_moved(const bench_case *c) {
 }
 
 static int histogram_fill(bench_case *c, void *input, uint64_t seed) {
-  host_fill_histogram(c->type, c->bins, c->dist == BENCH_DIST_UNIFORM, NULL,
-                      input, c->n, seed);
+  input_fill_histogram(c->type, c->bins, c->dist == BENCH_DIST_UNIFORM, NULL,
+                       input, c->n, seed);
   return 0;
 }
 
@@ -75,16 +81,16 @@ static prism_status histogram_run(void *state) {
   histogram_state *s = state;
   const bench_case *c = &s->c;
   double lower, upper;
-  host_histogram_bounds(c->type, &lower, &upper);
+  input_histogram_bounds(c->type, &lower, &upper);
   return prism_histogram_even(s->ctx, c->type, s->samples, c->n, c->bins, lower,
-                              upper, host_counter_type(c->n), s->counts);
+                              upper, counter_type(c->n), s->counts);
 }
 
 static prism_status histogram_range_run(void *state) {
   histogram_state *s = state;
   const bench_case *c = &s->c;
   return prism_histogram_range(s->ctx, c->type, s->samples, c->n, c->bins,
-                               c->aux, host_counter_type(c->n), s->counts);
+                               c->aux, counter_type(c->n), s->counts);
 }
 
 static prism_status histogram_read_result(void *state, void *result) {
@@ -94,14 +100,31 @@ static prism_status histogram_read_result(void *state, void *result) {
 
 static void histogram_serial(const bench_case *c, void *result) {
   if (is_range(c)) {
-    host_histogram_range(c->type, c->input, c->n, c->bins, c->aux,
-                         host_counter_type(c->n), result);
+    ref_histogram_range_counters(c->type, c->input, c->n, c->bins, c->aux,
+                                 counter_type(c->n), result);
   } else {
     double lower, upper;
-    host_histogram_bounds(c->type, &lower, &upper);
-    host_histogram_even(c->type, c->input, c->n, c->bins, lower, upper,
-                        host_counter_type(c->n), result);
+    input_histogram_bounds(c->type, &lower, &upper);
+    ref_histogram_even_counters(c->type, c->input, c->n, c->bins, lower, upper,
+                                counter_type(c->n), result);
   }
+}
+
+/* The counts against the serial ones: exact. */
+static int check_counts(prism_type type, const void *want, const void *got,
+                        size_t bins, char *msg, size_t msg_size) {
+  int wide = type == PRISM_U64;
+  for (size_t b = 0; b < bins; b++) {
+    uint64_t w =
+        wide ? ((const uint64_t *)want)[b] : ((const uint32_t *)want)[b];
+    uint64_t g = wide ? ((const uint64_t *)got)[b] : ((const uint32_t *)got)[b];
+    if (w != g) {
+      snprintf(msg, msg_size, "bin %zu: got %llu, serial C gives %llu", b,
+               (unsigned long long)g, (unsigned long long)w);
+      return 0;
+    }
+  }
+  return 1;
 }
 
 static int histogram_check(const bench_case *c, const void *result, char *msg,
@@ -112,15 +135,15 @@ static int histogram_check(const bench_case *c, const void *result, char *msg,
     return 0;
   }
   histogram_serial(c, want);
-  int ok = host_check_counts(host_counter_type(c->n), want, result, c->bins,
-                             msg, msg_size);
+  int ok =
+      check_counts(counter_type(c->n), want, result, c->bins, msg, msg_size);
   free(want);
   return ok;
 }
 
 static void histogram_cub_request(const bench_case *c,
                                   cub_ref_request *request) {
-  host_histogram_bounds(c->type, &request->lower, &request->upper);
+  input_histogram_bounds(c->type, &request->lower, &request->upper);
 }
 
 const bench_primitive bench_histogram = {
@@ -144,7 +167,7 @@ const bench_primitive bench_histogram = {
 
 static const char *histogram_range_skip(const bench_case *c) {
   static char why[96];
-  size_t max = host_histogram_range_max_bins(c->type);
+  size_t max = input_histogram_range_max_bins(c->type);
   if (c->bins <= max)
     return NULL;
   snprintf(why, sizeof why, "%s edges allow at most %zu bins",
@@ -157,9 +180,9 @@ static size_t histogram_range_aux_bytes(const bench_case *c) {
 }
 
 static int histogram_range_fill(bench_case *c, void *input, uint64_t seed) {
-  host_histogram_edges(c->type, c->bins, c->aux);
-  host_fill_histogram(c->type, c->bins, c->dist == BENCH_DIST_UNIFORM, c->aux,
-                      input, c->n, seed);
+  input_histogram_edges(c->type, c->bins, c->aux);
+  input_fill_histogram(c->type, c->bins, c->dist == BENCH_DIST_UNIFORM, c->aux,
+                       input, c->n, seed);
   return 0;
 }
 

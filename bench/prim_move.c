@@ -6,8 +6,9 @@
  * side. Unchecked, so queued. Moves the indices and the elements once each
  * way: n x (4 + 2 x element size) bytes. No CUB counterpart; %copy is the
  * reference on a GPU. */
-#include "host_ref.h"
+#include "input.h"
 #include "primitive.h"
+#include "ref_move.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -43,12 +44,12 @@ static size_t indices_bytes(const bench_case *c) {
  * the indices (n < 2^32: move_skip). */
 static int move_fill(bench_case *c, void *input, uint64_t seed) {
   uint32_t *idx = c->aux;
-  host_fill_random(c->type, input, c->n, seed);
+  input_fill_random(c->type, input, c->n, seed);
   for (size_t i = 0; i < c->n; i++)
     idx[i] = (uint32_t)i;
   uint64_t state = seed ^ PERMUTATION_SEED;
   for (size_t i = c->n; i > 1; i--) {
-    size_t j = (size_t)(host_random(&state) % i);
+    size_t j = (size_t)(input_random(&state) % i);
     uint32_t t = idx[i - 1];
     idx[i - 1] = idx[j];
     idx[j] = t;
@@ -110,21 +111,11 @@ static prism_status move_read_result(void *state, void *result) {
 }
 
 static void gather_serial(const bench_case *c, void *result) {
-  const size_t e = element_size(c);
-  const uint32_t *idx = c->aux;
-  const char *in = c->input;
-  char *out = result;
-  for (size_t i = 0; i < c->n; i++)
-    memcpy(out + i * e, in + (size_t)idx[i] * e, e);
+  ref_gather(element_size(c), c->input, PRISM_U32, c->aux, result, c->n);
 }
 
 static void scatter_serial(const bench_case *c, void *result) {
-  const size_t e = element_size(c);
-  const uint32_t *idx = c->aux;
-  const char *in = c->input;
-  char *out = result;
-  for (size_t i = 0; i < c->n; i++)
-    memcpy(out + (size_t)idx[i] * e, in + i * e, e);
+  ref_scatter(element_size(c), c->input, PRISM_U32, c->aux, result, c->n);
 }
 
 /* The serial version into fresh memory, compared byte for byte (the

@@ -3,8 +3,8 @@
  * already waits for the device; and reduce-device, prism_reduce_to_buffer,
  * which leaves it in a device buffer and is queued, as CUB's reduce is.
  * Both move n elements (one read of the input). */
-#include "host_ref.h"
 #include "primitive.h"
+#include "ref_scan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,12 +89,12 @@ static prism_status reduce_device_read_result(void *state, void *result) {
 
 static int reduce_check(const bench_case *c, const void *result, char *msg,
                         size_t msg_size) {
-  return host_check_reduce(c->type, c->op, c->input, c->n, result, msg,
-                           msg_size);
+  return ref_check_reduce(c->type, c->op, c->input, c->n, result, msg,
+                          msg_size);
 }
 
 static void reduce_serial(const bench_case *c, void *result) {
-  host_reduce(c->type, c->op, c->input, c->n, result);
+  ref_serial_reduce(c->type, c->op, c->input, c->n, result);
 }
 
 const bench_primitive bench_reduce = {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* scan: prism_scan from one buffer into another (not in place, so every
  * call sees the same input). Queued; moves 2n elements (read n, write n). */
-#include "host_ref.h"
 #include "primitive.h"
+#include "ref_scan.h"
 
 #include <stdlib.h>
 
@@ -59,12 +59,12 @@ static prism_status scan_read_result(void *state, void *result) {
 
 static int scan_check(const bench_case *c, const void *result, char *msg,
                       size_t msg_size) {
-  return host_check_scan(c->type, c->op, c->kind, c->input, c->n, result, msg,
-                         msg_size);
+  return ref_check_scan(c->type, c->op, c->kind, c->input, c->n, result, msg,
+                        msg_size);
 }
 
 static void scan_serial(const bench_case *c, void *result) {
-  host_scan(c->type, c->op, c->kind, c->input, result, c->n);
+  ref_serial_scan(c->type, c->op, c->kind, c->input, result, c->n);
 }
 
 const bench_primitive bench_scan = {

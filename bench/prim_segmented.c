@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Segmented rows over the same segment layout (host_segment_offsets):
+/* Segmented rows over the same segment layout (input_segment_offsets):
  * lengths vary at random around --segment, or with `skew` one segment holds
  * half the data. Every segment is non-empty, so CUB's identities (the
  * type's max and lowest for min and max, where prism's are +-inf for
@@ -13,9 +13,9 @@
  *   elements and the n flags, write n elements. CUB's counterpart is its
  *   scan by key with the segment ids as keys, which reads 4-byte keys where
  *   prism reads 1-byte flags. */
-#include "host_more.h"
-#include "host_ref.h"
+#include "input.h"
 #include "primitive.h"
+#include "ref_segmented.h"
 
 #include <stdlib.h>
 
@@ -38,7 +38,7 @@ static size_t offset_size(const bench_case *c) {
 }
 
 static size_t segment_count(const bench_case *c) {
-  return host_segment_count(c->n, c->segment, c->skew);
+  return input_segment_count(c->n, c->segment, c->skew);
 }
 
 static void segmented_teardown(void *state) {
@@ -78,9 +78,10 @@ static size_t reduce_aux_bytes(const bench_case *c) {
 }
 
 static int reduce_fill(bench_case *c, void *input, uint64_t seed) {
-  host_fill_random(c->type, input, c->n, seed);
+  input_fill_random(c->type, input, c->n, seed);
   c->segments = segment_count(c);
-  host_segment_offsets(c->n, c->segment, c->skew, seed, offset_size(c), c->aux);
+  input_segment_offsets(c->n, c->segment, c->skew, seed, offset_size(c),
+                        c->aux);
   return 0;
 }
 
@@ -114,14 +115,14 @@ static prism_status reduce_read_result(void *state, void *result) {
 
 static int reduce_check(const bench_case *c, const void *result, char *msg,
                         size_t msg_size) {
-  return host_check_segmented_reduce(c->type, c->op, c->input, offset_size(c),
-                                     c->aux, c->segments, result, msg,
-                                     msg_size);
+  return ref_check_segmented_reduce(c->type, c->op, c->input, c->n,
+                                    offset_type(c), c->aux, c->segments, result,
+                                    msg, msg_size);
 }
 
 static void reduce_serial(const bench_case *c, void *result) {
-  host_segmented_reduce(c->type, c->op, c->input, offset_size(c), c->aux,
-                        c->segments, result);
+  ref_serial_segmented_reduce(c->type, c->op, c->input, c->n, offset_type(c),
+                              c->aux, c->segments, result);
 }
 
 static void reduce_cub_request(const bench_case *c, cub_ref_request *request) {
@@ -159,10 +160,10 @@ static int scan_fill(bench_case *c, void *input, uint64_t seed) {
   void *offsets = malloc((segments + 1) * offset_size(c));
   if (!offsets)
     return -1;
-  host_fill_random(c->type, input, c->n, seed);
-  host_segment_offsets(c->n, c->segment, c->skew, seed, offset_size(c),
-                       offsets);
-  host_head_flags(offset_size(c), offsets, segments, c->aux, c->n);
+  input_fill_random(c->type, input, c->n, seed);
+  input_segment_offsets(c->n, c->segment, c->skew, seed, offset_size(c),
+                        offsets);
+  input_head_flags(offset_size(c), offsets, segments, c->aux, c->n);
   free(offsets);
   c->segments = segments;
   return 0;
@@ -196,12 +197,13 @@ static prism_status scan_read_result(void *state, void *result) {
 
 static int scan_check(const bench_case *c, const void *result, char *msg,
                       size_t msg_size) {
-  return host_check_segmented_scan(c->type, c->op, c->kind, c->input, c->aux,
-                                   c->n, result, msg, msg_size);
+  return ref_check_segmented_scan(c->type, c->op, c->kind, c->input, PRISM_U8,
+                                  c->aux, c->n, result, msg, msg_size);
 }
 
 static void scan_serial(const bench_case *c, void *result) {
-  host_segmented_scan(c->type, c->op, c->kind, c->input, c->aux, c->n, result);
+  ref_serial_segmented_scan_flags(c->type, c->op, c->kind, c->input, PRISM_U8,
+                                  c->aux, result, c->n);
 }
 
 const bench_primitive bench_segmented_scan = {

@@ -5,7 +5,7 @@
  * too. in and out are different buffers, so every call sees the same input.
  *
  * - select: prism_select_if with x < a, a chosen so that about --keep of
- *   the random input passes (host_select_threshold).
+ *   the random input passes (input_select_threshold).
  * - select-flagged: prism_select_flagged with one-byte flags, each set with
  *   probability --keep.
  * - partition: prism_partition_if with the predicate of select.
@@ -14,9 +14,9 @@
  *
  * Least traffic of one call: read the n elements (and the n flags), write
  * the k kept (partition: all n), write the 8-byte count. */
-#include "host_more.h"
-#include "host_ref.h"
+#include "input.h"
 #include "primitive.h"
+#include "ref_select.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,15 +56,16 @@ static prism_predicate predicate_of(const bench_case *c) {
   prism_predicate p;
   memset(&p, 0, sizeof p);
   p.compare = PRISM_LESS;
-  p.a = host_select_threshold(c->type, c->keep);
+  p.a = input_select_threshold(c->type, c->keep);
   return p;
 }
 
 /* ---- Data ---------------------------------------------------------------- */
 
 static int select_fill(bench_case *c, void *input, uint64_t seed) {
-  host_fill_random(c->type, input, c->n, seed);
-  c->kept = host_count_below(c->type, predicate_of(c).a, input, c->n);
+  prism_predicate p = predicate_of(c);
+  input_fill_random(c->type, input, c->n, seed);
+  c->kept = ref_count_if(c->type, input, c->n, &p);
   return 0;
 }
 
@@ -74,8 +75,8 @@ static size_t flags_bytes(const bench_case *c) {
 
 static int select_flagged_fill(bench_case *c, void *input, uint64_t seed) {
   const uint8_t *flags = c->aux;
-  host_fill_random(c->type, input, c->n, seed);
-  host_fill_flags(c->aux, c->n, c->keep, seed ^ FLAGS_SEED);
+  input_fill_random(c->type, input, c->n, seed);
+  input_fill_flags(c->aux, c->n, c->keep, seed ^ FLAGS_SEED);
   c->kept = 0;
   for (size_t i = 0; i < c->n; i++)
     c->kept += flags[i];
@@ -83,7 +84,7 @@ static int select_flagged_fill(bench_case *c, void *input, uint64_t seed) {
 }
 
 static int unique_fill(bench_case *c, void *input, uint64_t seed) {
-  c->kept = host_fill_runs(c->type, input, c->n, c->keep, seed);
+  c->kept = input_fill_runs(c->type, input, c->n, c->keep, seed);
   return 0;
 }
 
@@ -170,20 +171,61 @@ static prism_status partition_read_result(void *state, void *result) {
 
 /* ---- Serial versions and checks ------------------------------------------ */
 
+/* The compaction layout: the count, then the elements. */
+static void *elements_of(void *result) {
+  return (char *)result + 8;
+}
+
+static void set_count(void *result, size_t k) {
+  uint64_t count = k;
+  memcpy(result, &count, 8);
+}
+
 static void select_serial(const bench_case *c, void *result) {
-  host_select_if(c->type, predicate_of(c).a, c->input, c->n, result);
+  prism_predicate p = predicate_of(c);
+  set_count(result,
+            ref_select_if(c->type, c->input, c->n, &p, elements_of(result)));
 }
 
 static void select_flagged_serial(const bench_case *c, void *result) {
-  host_select_flagged(element_size(c), c->input, c->aux, c->n, result);
+  set_count(result, ref_select_flagged(element_size(c), c->input, PRISM_U8,
+                                       c->aux, c->n, elements_of(result)));
 }
 
 static void partition_serial(const bench_case *c, void *result) {
-  host_partition_if(c->type, predicate_of(c).a, c->input, c->n, result);
+  prism_predicate p = predicate_of(c);
+  set_count(result,
+            ref_partition_if(c->type, c->input, c->n, &p, elements_of(result)));
 }
 
 static void unique_serial(const bench_case *c, void *result) {
-  host_unique(c->type, c->input, c->n, result);
+  set_count(result, ref_unique(c->type, c->input, c->n, elements_of(result)));
+}
+
+/* A result against the serial one want: the same count, and the same bytes
+ * in the first count elements (every element when whole: partition). */
+static int compare_compaction(size_t es, const void *want, const void *got,
+                              size_t n, int whole, char *msg, size_t msg_size) {
+  uint64_t want_count, got_count;
+  memcpy(&want_count, want, 8);
+  memcpy(&got_count, got, 8);
+  if (got_count != want_count) {
+    snprintf(msg, msg_size, "count: got %llu, serial C gives %llu",
+             (unsigned long long)got_count, (unsigned long long)want_count);
+    return 0;
+  }
+  const char *w = (const char *)want + 8, *g = (const char *)got + 8;
+  size_t check = whole ? n : (size_t)want_count;
+  for (size_t i = 0; i < check; i++) {
+    if (memcmp(w + i * es, g + i * es, es)) {
+      snprintf(msg, msg_size,
+               "element %zu of %zu differs from serial C's (bytes at "
+               "offset %zu)",
+               i, check, i * es);
+      return 0;
+    }
+  }
+  return 1;
 }
 
 /* Run the serial version into fresh memory and compare. */
@@ -196,8 +238,8 @@ static int check_with(void (*serial)(const bench_case *, void *), int whole,
     return 0;
   }
   serial(c, want);
-  int ok = host_check_compaction(element_size(c), want, result, c->n, whole,
-                                 msg, msg_size);
+  int ok = compare_compaction(element_size(c), want, result, c->n, whole, msg,
+                              msg_size);
   free(want);
   return ok;
 }

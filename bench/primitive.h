@@ -40,7 +40,7 @@ typedef struct bench_case {
    * unique: the fraction of elements that start a run. */
   double keep;
   /* Segmented: the mean segment length; with skew, one segment holds half
-   * the data and the others have host_more.h's HOST_SEGMENT_MEAN. */
+   * the data and the others have input.h's INPUT_SEGMENT_MEAN. */
   size_t segment;
   int skew;
   size_t n;
@@ -76,12 +76,15 @@ typedef struct bench_primitive {
    * Optional: none. */
   size_t (*aux_bytes)(const bench_case *c);
   /* The case's input, its aux data, and what follows from them (kept,
-   * segments); NULL: host_fill_random. Returns 0, or -1 when the host is
+   * segments); NULL: input_fill_random. Returns 0, or -1 when the host is
    * out of memory. */
   int (*fill)(bench_case *c, void *input, uint64_t seed);
-  /* Bytes a result takes on the host (reduce: one element; scan: n; sort:
-   * n keys, then n values for pairs; the others: host_more.h). Asked after
-   * fill. */
+  /* Bytes a result takes on the host, in the layout prism, serial C and
+   * CUB share: reduce one element; scan n; sort n keys, then n values for
+   * pairs; histograms bins counters (u32, u64 above UINT32_MAX samples);
+   * compaction the number kept as a uint64_t, then n elements (select and
+   * unique: the first `count` are meaningful; partition: all n); segmented
+   * reduce one element per segment, segmented scan n. Asked after fill. */
   size_t (*result_bytes)(const bench_case *c);
   /* The least traffic one call needs: the roofline numerator. */
   double (*bytes_moved)(const bench_case *c);

@@ -11,6 +11,7 @@
  */
 #include "harness.h"
 #include "ref_bfs.h"
+#include "vectors.h"
 
 #include <math.h>
 #include <stdint.h>

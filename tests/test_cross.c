@@ -3,7 +3,7 @@
  * is compared with the first one opened, on the shared vectors. Skipped
  * (exit 77) where fewer than two are present. */
 #include "harness.h"
-#include "reference.h"
+#include "ref_scan.h"
 #include "vectors.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* prism_reduce against the serial reference on the shared vectors. */
 #include "harness.h"
-#include "reference.h"
+#include "ref_scan.h"
 #include "vectors.h"
 
 #include <stdlib.h>

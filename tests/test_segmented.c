@@ -8,8 +8,8 @@
  * arguments.
  */
 #include "harness.h"
+#include "ref_scan.h"
 #include "ref_segmented.h"
-#include "reference.h"
 #include "vectors.h"
 
 #include <stdio.h>

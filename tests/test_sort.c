@@ -3,7 +3,8 @@
  * the shared vectors: every key type, both orders, bit ranges, values of 4
  * and 8 bytes (the original index, which proves stability), in place. */
 #include "harness.h"
-#include "reference.h"
+#include "ref_sort.h"
+#include "ref_value.h"
 #include "vectors.h"
 
 #include <stdio.h>

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Seeded test data and the shared size lists. */
+/* Seeded test data, the shared size lists and the named test graphs. */
 #include "vectors.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Tile and block sizes in use: 256 work-items x 4..16 items, 1024-item
@@ -143,4 +144,165 @@ void vec_fill(prism_type type, vec_pattern pattern, uint64_t seed, void *out,
       break;
     }
   }
+}
+
+/* ---- Test graphs --------------------------------------------------------- */
+
+typedef struct edge {
+  uint32_t u, v;
+} edge;
+
+/* A CSR from an edge list (each undirected edge also reversed, a self loop
+ * once), rows in list order; arrays malloc'd for prism_csr_free. */
+static int from_edges(size_t n, int directed, const edge *edges, size_t count,
+                      prism_csr *out) {
+  size_t m = 0;
+  for (size_t i = 0; i < count; i++)
+    m += directed || edges[i].u == edges[i].v ? 1 : 2;
+  out->num_vertices = n;
+  out->num_edges = m;
+  out->directed = directed;
+  out->row_offsets = calloc(n + 1, sizeof *out->row_offsets);
+  out->col_indices = malloc((m ? m : 1) * sizeof *out->col_indices);
+  if (!out->row_offsets || !out->col_indices)
+    abort();
+  for (size_t i = 0; i < count; i++) {
+    out->row_offsets[edges[i].u + 1]++;
+    if (!directed && edges[i].u != edges[i].v)
+      out->row_offsets[edges[i].v + 1]++;
+  }
+  for (size_t v = 0; v < n; v++)
+    out->row_offsets[v + 1] += out->row_offsets[v];
+  uint64_t *fill = malloc((n ? n : 1) * sizeof *fill);
+  if (!fill)
+    abort();
+  memcpy(fill, out->row_offsets, n * sizeof *fill);
+  for (size_t i = 0; i < count; i++) {
+    out->col_indices[fill[edges[i].u]++] = edges[i].v;
+    if (!directed && edges[i].u != edges[i].v)
+      out->col_indices[fill[edges[i].v]++] = edges[i].u;
+  }
+  free(fill);
+  return 1;
+}
+
+#define EDGES(list) list, sizeof list / sizeof list[0]
+
+static int case_source_without_edges(prism_csr *out) {
+  static const edge e[] = {{1, 2}, {2, 3}, {3, 4}, {4, 5}};
+  return from_edges(6, 0, EDGES(e), out);
+}
+
+static int case_self_loops(prism_csr *out) {
+  static const edge e[] = {{0, 0}, {0, 1}, {1, 1}, {1, 2},
+                           {2, 2}, {3, 3}, {2, 4}, {4, 4}};
+  return from_edges(5, 0, EDGES(e), out);
+}
+
+static int case_duplicate_edges(prism_csr *out) {
+  static const edge e[] = {{0, 1}, {0, 1}, {1, 0}, {1, 2}, {1, 2},
+                           {0, 2}, {2, 3}, {3, 2}, {3, 3}, {3, 3}};
+  return from_edges(4, 0, EDGES(e), out);
+}
+
+/* 0..9 a cycle with a chord, 10..29 a dense block, 30..34 a path, 35..39
+ * isolated. */
+static int case_disconnected(prism_csr *out) {
+  edge e[10 + 20 * 19 / 2 + 4 + 1];
+  size_t k = 0;
+  for (uint32_t i = 0; i < 10; i++)
+    e[k++] = (edge){i, (i + 1) % 10};
+  for (uint32_t i = 10; i < 30; i++)
+    for (uint32_t j = i + 1; j < 30; j++)
+      e[k++] = (edge){j, i};
+  for (uint32_t i = 30; i < 34; i++)
+    e[k++] = (edge){i, i + 1};
+  e[k++] = (edge){2, 7};
+  return from_edges(40, 0, e, k, out);
+}
+
+/* From 0: 0 -> 1 -> 2 -> 0 cycle, 2 -> 3 -> 5 -> 7 -> 3; 4 -> 0 and
+ * 6 -> 5 point in, so 4 and 6 are not reached. */
+static int case_directed(prism_csr *out) {
+  static const edge e[] = {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {4, 0},
+                           {3, 5}, {6, 5}, {5, 7}, {7, 3}, {7, 7}};
+  return from_edges(8, 1, EDGES(e), out);
+}
+
+/* Keep directed edge u -> v of an undirected RMAT graph when a hash of
+ * (u, v) is odd: u -> v and v -> u are kept independently. */
+static int case_directed_rmat(prism_csr *out) {
+  prism_csr g;
+  if (prism_csr_rmat(11, 8, 7, &g) != PRISM_OK)
+    return 0;
+  size_t m = 0;
+  for (size_t u = 0; u < g.num_vertices; u++) {
+    uint64_t begin = g.row_offsets[u], end = g.row_offsets[u + 1];
+    g.row_offsets[u] = m;
+    for (uint64_t e = begin; e < end; e++) {
+      uint32_t v = g.col_indices[e];
+      uint64_t h = ((uint64_t)u * 0x9E3779B97F4A7C15ull) ^ (v * 0xBF58476Du);
+      if ((h >> 29) & 1)
+        g.col_indices[m++] = v;
+    }
+  }
+  g.row_offsets[g.num_vertices] = m;
+  g.num_edges = m;
+  g.directed = 1;
+  *out = g;
+  return 1;
+}
+
+int ref_graph_case(int i, prism_csr *out, const char **name) {
+  static const char *const names[REF_GRAPH_CASES] = {
+      "one_vertex",   "source_without_edges",
+      "self_loops",   "duplicate_edges",
+      "disconnected", "star",
+      "long_path",    "grid",
+      "rmat",         "directed",
+      "directed_rmat"};
+  memset(out, 0, sizeof *out);
+  if (name)
+    *name = i >= 0 && i < REF_GRAPH_CASES ? names[i] : NULL;
+  int ok;
+  switch (i) {
+  case 0:
+    ok = from_edges(1, 0, NULL, 0, out);
+    break;
+  case 1:
+    ok = case_source_without_edges(out);
+    break;
+  case 2:
+    ok = case_self_loops(out);
+    break;
+  case 3:
+    ok = case_duplicate_edges(out);
+    break;
+  case 4:
+    ok = case_disconnected(out);
+    break;
+  case 5:
+    ok = prism_csr_star(3000, out) == PRISM_OK;
+    break;
+  case 6:
+    ok = prism_csr_path(2500, out) == PRISM_OK;
+    break;
+  case 7:
+    ok = prism_csr_grid(61, 37, out) == PRISM_OK;
+    break;
+  case 8:
+    ok = prism_csr_rmat(10, 16, 1, out) == PRISM_OK;
+    break;
+  case 9:
+    ok = case_directed(out);
+    break;
+  case 10:
+    ok = case_directed_rmat(out);
+    break;
+  default:
+    ok = 0;
+  }
+  if (!ok)
+    memset(out, 0, sizeof *out);
+  return ok;
 }

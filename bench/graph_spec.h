@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bfs in prism-bench: prism_bfs on graphs instead of arrays, in TEPS as
- * Graph500 counts them. Its loop (bfs.c, the primitive table's bench_bfs)
- * builds each --graph once for every device, draws the sources, and times
- * each search alone beside the references of the same run: the naive CUDA
- * BFS (bfs_naive.h) on NVIDIA devices, a serial C queue BFS on CPU devices.
+ * The bfs row's --graph entries: an RMAT, grid, path or star graph that
+ * prism's generators build, or a graph file that prism_csr_load reads.
  */
-#ifndef PRISM_BENCH_BFS_H
-#define PRISM_BENCH_BFS_H
+#ifndef PRISM_BENCH_GRAPH_SPEC_H
+#define PRISM_BENCH_GRAPH_SPEC_H
+
+#include "prism.h"
 
 #include <stddef.h>
+
+struct bench_options; /* options.h */
 
 typedef enum bfs_graph_kind {
   BFS_GRAPH_RMAT = 0, /* prism_csr_rmat: scale, edge_factor */
@@ -35,4 +36,14 @@ typedef struct bfs_graph_spec {
 int bfs_graph_parse(const char *entry, bfs_graph_spec *spec, char *msg,
                     size_t msg_size);
 
-#endif /* PRISM_BENCH_BFS_H */
+/* The rows' name of the graph: the entry with its defaults spelt out. */
+void bfs_graph_name(const bfs_graph_spec *spec, char *buf, size_t size);
+
+/* Generate the graph (RMAT from opt's seed), or load the file (through a
+ * decompressed copy if it is gzip'd; symmetrized with opt's
+ * --symmetrize); msg gets the reason for a failure. */
+prism_status bfs_graph_build(const bfs_graph_spec *spec,
+                             const struct bench_options *opt, prism_csr *csr,
+                             char *msg, size_t msg_size);
+
+#endif /* PRISM_BENCH_GRAPH_SPEC_H */

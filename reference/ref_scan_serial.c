@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-#include "host_ref.h"
+/* Reduce and scan: the serial C versions prism-bench times, and its checks
+ * (see ref_scan.h). */
+#include "ref_scan.h"
 
-#include <inttypes.h>
-#include <math.h>
+#include "ref_internal.h"
+#include "ref_value.h"
+
 #include <stdio.h>
 
 /* name, prism_type without prefix, element type, type the serial sum runs in
  * (unsigned for integers, so sums wrap like prism's), identity of min, identity
  * of max. */
-#define HOST_TYPES(X)                                                          \
+#define SERIAL_TYPES(X)                                                        \
   X(i32, I32, int32_t, uint32_t, INT32_MAX, INT32_MIN)                         \
   X(u32, U32, uint32_t, uint32_t, UINT32_MAX, 0)                               \
   X(f32, F32, float, float, INFINITY, -INFINITY)                               \
@@ -16,69 +19,18 @@
   X(u64, U64, uint64_t, uint64_t, UINT64_MAX, 0)                               \
   X(f64, F64, double, double, INFINITY, -INFINITY)
 
+#define INT_TYPES(X)                                                           \
+  X(i32, I32, int32_t, uint32_t, INT32_MAX, INT32_MIN)                         \
+  X(u32, U32, uint32_t, uint32_t, UINT32_MAX, 0)                               \
+  X(i64, I64, int64_t, uint64_t, INT64_MAX, INT64_MIN)                         \
+  X(u64, U64, uint64_t, uint64_t, UINT64_MAX, 0)
+
 /* Float checks: name, prism_type without prefix, element type, the wider type
- * the reference adds in, and the tolerance relative to the sum of magnitudes.
+ * the check adds in, and the tolerance relative to the sum of magnitudes.
  */
 #define FLOAT_TYPES(X)                                                         \
   X(f32, F32, float, double, 1e-3)                                             \
   X(f64, F64, double, long double, 1e-9)
-
-/* ---- Data ---------------------------------------------------------------- */
-
-uint64_t host_random(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-void host_fill_random(prism_type type, void *dst, size_t n, uint64_t seed) {
-  uint64_t s = seed;
-  switch (type) {
-  case PRISM_I32:
-  case PRISM_U32:
-    for (size_t i = 0; i < n; i++)
-      ((uint32_t *)dst)[i] = (uint32_t)host_random(&s);
-    break;
-  case PRISM_I64:
-  case PRISM_U64:
-    for (size_t i = 0; i < n; i++)
-      ((uint64_t *)dst)[i] = host_random(&s);
-    break;
-  case PRISM_F32: /* multiples of 2^-23: exact in float */
-    for (size_t i = 0; i < n; i++)
-      ((float *)dst)[i] = (float)((host_random(&s) >> 40) * 0x1p-23 - 1.0);
-    break;
-  case PRISM_F64:
-    for (size_t i = 0; i < n; i++)
-      ((double *)dst)[i] = (double)(host_random(&s) >> 11) * 0x1p-52 - 1.0;
-    break;
-  case PRISM_U8:
-    for (size_t i = 0; i < n; i++)
-      ((uint8_t *)dst)[i] = (uint8_t)host_random(&s);
-    break;
-  }
-}
-
-void host_fill_random_bits(prism_type type, void *dst, size_t n,
-                           uint64_t seed) {
-  uint64_t s = seed;
-  if (type == PRISM_U8) {
-    host_fill_random(type, dst, n, seed);
-  } else if (prism_type_size(type) == 4) {
-    uint32_t minus_zero = type == PRISM_F32 ? 0x80000000u : 0;
-    for (size_t i = 0; i < n; i++) {
-      uint32_t b = (uint32_t)host_random(&s);
-      ((uint32_t *)dst)[i] = minus_zero && b == minus_zero ? 0 : b;
-    }
-  } else {
-    uint64_t minus_zero = type == PRISM_F64 ? 0x8000000000000000ull : 0;
-    for (size_t i = 0; i < n; i++) {
-      uint64_t b = host_random(&s);
-      ((uint64_t *)dst)[i] = minus_zero && b == minus_zero ? 0 : b;
-    }
-  }
-}
 
 /* ---- Serial versions (timed) -------------------------------------------- */
 
@@ -103,6 +55,29 @@ void host_fill_random_bits(prism_type type, void *dst, size_t n,
     }                                                                          \
   } while (0)
 
+/* The loop for either kind, each with its constant EXCLUSIVE. */
+#define SCAN_EITHER(T, ACC, INIT, COMBINE)                                     \
+  do {                                                                         \
+    if (exclusive)                                                             \
+      SCAN_LOOP(T, ACC, INIT, COMBINE, 1);                                     \
+    else                                                                       \
+      SCAN_LOOP(T, ACC, INIT, COMBINE, 0);                                     \
+  } while (0)
+
+/* LOOP for op, with its accumulator type, identity and combine. */
+#define BY_OP(LOOP, NAME, T, U, MIN_ID, MAX_ID)                                \
+  switch (op) {                                                                \
+  case PRISM_SUM:                                                              \
+    LOOP(T, U, 0, sum_##NAME);                                                 \
+    break;                                                                     \
+  case PRISM_MIN:                                                              \
+    LOOP(T, T, MIN_ID, min_##NAME);                                            \
+    break;                                                                     \
+  case PRISM_MAX:                                                              \
+    LOOP(T, T, MAX_ID, max_##NAME);                                            \
+    break;                                                                     \
+  }
+
 #define DEFINE_SERIAL(NAME, E, T, U, MIN_ID, MAX_ID)                           \
   static inline U sum_##NAME(U a, T x) {                                       \
     return (U)(a + (U)x);                                                      \
@@ -114,66 +89,37 @@ void host_fill_random_bits(prism_type type, void *dst, size_t n,
     return x > a ? x : a;                                                      \
   }                                                                            \
   static void reduce_##NAME(prism_op op, const T *in, size_t n, T *out) {      \
-    switch (op) {                                                              \
-    case PRISM_SUM:                                                            \
-      REDUCE_LOOP(T, U, 0, sum_##NAME);                                        \
-      break;                                                                   \
-    case PRISM_MIN:                                                            \
-      REDUCE_LOOP(T, T, MIN_ID, min_##NAME);                                   \
-      break;                                                                   \
-    case PRISM_MAX:                                                            \
-      REDUCE_LOOP(T, T, MAX_ID, max_##NAME);                                   \
-      break;                                                                   \
-    }                                                                          \
+    BY_OP(REDUCE_LOOP, NAME, T, U, MIN_ID, MAX_ID);                            \
   }                                                                            \
   static void scan_##NAME(prism_op op, int exclusive, const T *in, T *out,     \
                           size_t n) {                                          \
-    switch (op) {                                                              \
-    case PRISM_SUM:                                                            \
-      if (exclusive)                                                           \
-        SCAN_LOOP(T, U, 0, sum_##NAME, 1);                                     \
-      else                                                                     \
-        SCAN_LOOP(T, U, 0, sum_##NAME, 0);                                     \
-      break;                                                                   \
-    case PRISM_MIN:                                                            \
-      if (exclusive)                                                           \
-        SCAN_LOOP(T, T, MIN_ID, min_##NAME, 1);                                \
-      else                                                                     \
-        SCAN_LOOP(T, T, MIN_ID, min_##NAME, 0);                                \
-      break;                                                                   \
-    case PRISM_MAX:                                                            \
-      if (exclusive)                                                           \
-        SCAN_LOOP(T, T, MAX_ID, max_##NAME, 1);                                \
-      else                                                                     \
-        SCAN_LOOP(T, T, MAX_ID, max_##NAME, 0);                                \
-      break;                                                                   \
-    }                                                                          \
+    BY_OP(SCAN_EITHER, NAME, T, U, MIN_ID, MAX_ID);                            \
   }
-HOST_TYPES(DEFINE_SERIAL)
+SERIAL_TYPES(DEFINE_SERIAL)
 
-void host_reduce(prism_type type, prism_op op, const void *in, size_t n,
-                 void *result) {
+void ref_serial_reduce(prism_type type, prism_op op, const void *in, size_t n,
+                       void *out) {
   switch (type) {
 #define CASE(NAME, E, T, U, MIN_ID, MAX_ID)                                    \
   case PRISM_##E:                                                              \
-    reduce_##NAME(op, (const T *)in, n, (T *)result);                          \
+    reduce_##NAME(op, (const T *)in, n, (T *)out);                             \
     break;
-    HOST_TYPES(CASE)
+    SERIAL_TYPES(CASE)
 #undef CASE
   case PRISM_U8: /* not taken by these primitives */
     break;
   }
 }
 
-void host_scan(prism_type type, prism_op op, prism_scan_kind kind,
-               const void *in, void *out, size_t n) {
+void ref_serial_scan(prism_type type, prism_op op, prism_scan_kind kind,
+                     const void *in, void *out, size_t n) {
   int exclusive = kind == PRISM_EXCLUSIVE;
   switch (type) {
 #define CASE(NAME, E, T, U, MIN_ID, MAX_ID)                                    \
   case PRISM_##E:                                                              \
     scan_##NAME(op, exclusive, (const T *)in, (T *)out, n);                    \
     break;
-    HOST_TYPES(CASE)
+    SERIAL_TYPES(CASE)
 #undef CASE
   case PRISM_U8: /* not taken by these primitives */
     break;
@@ -184,28 +130,11 @@ void host_scan(prism_type type, prism_op op, prism_scan_kind kind,
 
 /* Integers: the serial arithmetic is exact (modulo 2^bits), so compare
  * equal. */
-static void format_int(prism_type type, const void *v, char *buf, size_t size) {
-  switch (type) {
-  case PRISM_I32:
-    snprintf(buf, size, "%" PRId32, *(const int32_t *)v);
-    break;
-  case PRISM_U32:
-    snprintf(buf, size, "%" PRIu32, *(const uint32_t *)v);
-    break;
-  case PRISM_I64:
-    snprintf(buf, size, "%" PRId64, *(const int64_t *)v);
-    break;
-  default:
-    snprintf(buf, size, "%" PRIu64, *(const uint64_t *)v);
-    break;
-  }
-}
-
 static int int_mismatch(prism_type type, const char *where, const void *got,
                         const void *want, char *msg, size_t msg_size) {
   char g[32], w[32];
-  format_int(type, got, g, sizeof g);
-  format_int(type, want, w, sizeof w);
+  ref_format(type, got, g, sizeof g);
+  ref_format(type, want, w, sizeof w);
   snprintf(msg, msg_size, "%sgot %s, serial C gives %s", where, g, w);
   return 0;
 }
@@ -238,28 +167,11 @@ static int int_mismatch(prism_type type, const char *where, const void *got,
     }                                                                          \
     return 1;                                                                  \
   }
-DEFINE_INT_CHECKS(i32, I32, int32_t, uint32_t, INT32_MAX, INT32_MIN)
-DEFINE_INT_CHECKS(u32, U32, uint32_t, uint32_t, UINT32_MAX, 0)
-DEFINE_INT_CHECKS(i64, I64, int64_t, uint64_t, INT64_MAX, INT64_MIN)
-DEFINE_INT_CHECKS(u64, U64, uint64_t, uint64_t, UINT64_MAX, 0)
+INT_TYPES(DEFINE_INT_CHECKS)
 
 /* Floats: min and max follow prism's rules (NaN wins, -0.0 below +0.0) and
  * are exact; sums are compared within TOL * (sum of |x| so far). */
 #define DEFINE_FLOAT_CHECKS(NAME, E, T, W, TOL)                                \
-  static T fmin_##NAME(T a, T x) {                                             \
-    if (isnan(a) || isnan(x))                                                  \
-      return (T)NAN;                                                           \
-    if (a == x)                                                                \
-      return signbit(x) ? x : a;                                               \
-    return x < a ? x : a;                                                      \
-  }                                                                            \
-  static T fmax_##NAME(T a, T x) {                                             \
-    if (isnan(a) || isnan(x))                                                  \
-      return (T)NAN;                                                           \
-    if (a == x)                                                                \
-      return signbit(x) ? a : x;                                               \
-    return x > a ? x : a;                                                      \
-  }                                                                            \
   /* Whether got passes for the exact value want with magnitude scale. */      \
   static int close_##NAME(T got, W want, W scale) {                            \
     if ((W)got == want) /* infinities included */                              \
@@ -282,8 +194,8 @@ DEFINE_INT_CHECKS(u64, U64, uint64_t, uint64_t, UINT64_MAX, 0)
       *acc += x;                                                               \
       *abs_acc += x < 0 ? -x : x;                                              \
     } else {                                                                   \
-      *acc =                                                                   \
-          op == PRISM_MIN ? fmin_##NAME((T)*acc, x) : fmax_##NAME((T)*acc, x); \
+      T a = (T)*acc;                                                           \
+      *acc = op == PRISM_MIN ? REF__FLOAT_MIN(a, x) : REF__FLOAT_MAX(a, x);    \
     }                                                                          \
   }                                                                            \
   static W identity_##NAME(prism_op op) {                                      \
@@ -317,14 +229,14 @@ DEFINE_INT_CHECKS(u64, U64, uint64_t, uint64_t, UINT64_MAX, 0)
   }
 FLOAT_TYPES(DEFINE_FLOAT_CHECKS)
 
-int host_check_reduce(prism_type type, prism_op op, const void *in, size_t n,
-                      const void *got, char *msg, size_t msg_size) {
+int ref_check_reduce(prism_type type, prism_op op, const void *in, size_t n,
+                     const void *got, char *msg, size_t msg_size) {
   switch (type) {
 #define CASE(NAME, E, T, U, MIN_ID, MAX_ID)                                    \
   case PRISM_##E:                                                              \
     return check_reduce_##NAME(op, (const T *)in, n, (const T *)got, msg,      \
                                msg_size);
-    HOST_TYPES(CASE)
+    SERIAL_TYPES(CASE)
 #undef CASE
   case PRISM_U8: /* not taken by these primitives */
     break;
@@ -333,16 +245,16 @@ int host_check_reduce(prism_type type, prism_op op, const void *in, size_t n,
   return 0;
 }
 
-int host_check_scan(prism_type type, prism_op op, prism_scan_kind kind,
-                    const void *in, size_t n, const void *got, char *msg,
-                    size_t msg_size) {
+int ref_check_scan(prism_type type, prism_op op, prism_scan_kind kind,
+                   const void *in, size_t n, const void *got, char *msg,
+                   size_t msg_size) {
   int exclusive = kind == PRISM_EXCLUSIVE;
   switch (type) {
 #define CASE(NAME, E, T, U, MIN_ID, MAX_ID)                                    \
   case PRISM_##E:                                                              \
     return check_scan_##NAME(op, exclusive, (const T *)in, n, (const T *)got,  \
                              msg, msg_size);
-    HOST_TYPES(CASE)
+    SERIAL_TYPES(CASE)
 #undef CASE
   case PRISM_U8: /* not taken by these primitives */
     break;

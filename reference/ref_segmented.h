@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Serial reference of the segmented scans and the segmented reduce, built
- * on ref_scan (reference.h) one segment at a time, so float sums carry the
- * same per-segment tolerances. Offsets are read as prism.h defines them:
- * segment s is good when 0 <= offsets[s] <= offsets[s + 1] <= n.
+ * Segmented scans and the segmented reduce: the reference, built on
+ * ref_scan (ref_scan.h) one segment at a time, so float sums carry the
+ * same per-segment tolerances; the serial C versions prism-bench times,
+ * built on ref_serial_scan and ref_serial_reduce the same way; and its
+ * checks. Offsets are read as prism.h defines them: segment s is good when
+ * 0 <= offsets[s] <= offsets[s + 1] <= n. Head flags: segment starts at 0
+ * and at every set flag after it.
  */
-#ifndef PRISM_TESTS_REF_SEGMENTED_H
-#define PRISM_TESTS_REF_SEGMENTED_H
+#ifndef PRISM_REFERENCE_SEGMENTED_H
+#define PRISM_REFERENCE_SEGMENTED_H
 
 #include "prism.h"
 
@@ -55,4 +58,30 @@ void ref_segmented_reduce(prism_type type, prism_op op, const void *in,
                           size_t n, prism_type offset_type, const void *offsets,
                           size_t num_segments, void *out, double *tol);
 
-#endif
+/** The serial C segmented scan by head flags (ref_serial_scan per
+ * segment). */
+void ref_serial_segmented_scan_flags(prism_type type, prism_op op,
+                                     prism_scan_kind kind, const void *in,
+                                     prism_type flag_type, const void *flags,
+                                     void *out, size_t n);
+
+/** The serial C segmented reduce by offsets (ref_serial_reduce per
+ * segment; the identity for a bad one). */
+void ref_serial_segmented_reduce(prism_type type, prism_op op, const void *in,
+                                 size_t n, prism_type offset_type,
+                                 const void *offsets, size_t num_segments,
+                                 void *out);
+
+/** prism-bench's checks, segment by segment, with ref_check_scan's and
+ * ref_check_reduce's rules: 1, or 0 with the segment and the difference in
+ * msg. */
+int ref_check_segmented_scan(prism_type type, prism_op op, prism_scan_kind kind,
+                             const void *in, prism_type flag_type,
+                             const void *flags, size_t n, const void *got,
+                             char *msg, size_t msg_size);
+int ref_check_segmented_reduce(prism_type type, prism_op op, const void *in,
+                               size_t n, prism_type offset_type,
+                               const void *offsets, size_t num_segments,
+                               const void *got, char *msg, size_t msg_size);
+
+#endif /* PRISM_REFERENCE_SEGMENTED_H */

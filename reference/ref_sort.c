@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The host side of sort: the serial qsort reference and the check (see
- * host_ref.h). Both order keys by key_order.h's image, the definition the
- * library's kernels use. */
-#include "host_ref.h"
+/* Sort: the reference order (a stable LSD radix sort), the serial qsort and
+ * the check (see ref_sort.h). */
+#include "ref_sort.h"
+
 #include "key_order.h"
+#include "ref_value.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,13 +21,107 @@
   X(i64, I64, uint64_t)                                                        \
   X(f64, F64, uint64_t)
 
+#define DIGIT_BITS 8
+
 /* Bits [begin, end) of a 64-bit word: the part of the image that sorts. */
 static uint64_t field_mask(unsigned begin, unsigned end) {
   uint64_t below_end = end >= 64 ? ~0ull : (1ull << end) - 1;
   return below_end & ~((1ull << begin) - 1);
 }
 
-/* ---- Serial: qsort ------------------------------------------------------- */
+/* ---- The reference order: a stable LSD radix sort ------------------------ */
+
+/* The image of key i of in, as 64 bits. */
+static uint64_t image_at(prism_type type, const void *in, size_t i) {
+  switch (type) {
+#define CASE(NAME, E, B)                                                       \
+  case PRISM_##E: {                                                            \
+    B b;                                                                       \
+    memcpy(&b, (const char *)in + i * sizeof b, sizeof b);                     \
+    return (uint64_t)PRISM_KEY_IMAGE_##E(b);                                   \
+  }
+    KEY_TYPES(CASE)
+#undef CASE
+  case PRISM_U8: /* not a key type */
+    break;
+  }
+  return 0;
+}
+
+/* The input index of the element that lands at each position, into index:
+ * the images' fields, DIGIT_BITS at a time. 0 when the host is out of
+ * memory (index untouched). */
+static int radix_order(prism_type type, const void *in, size_t n,
+                       int descending, unsigned begin, unsigned end,
+                       size_t *index) {
+  unsigned width = end - begin;
+  uint64_t field = field_mask(0, width);
+  size_t slots = n ? n : 1;
+  uint64_t *key = malloc(slots * sizeof *key);
+  uint64_t *key2 = malloc(slots * sizeof *key2);
+  size_t *index2 = malloc(slots * sizeof *index2);
+  if (!key || !key2 || !index2) {
+    free(key);
+    free(key2);
+    free(index2);
+    return 0;
+  }
+  size_t *from = index, *to = index2;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t k = (image_at(type, in, i) >> begin) & field;
+    key[i] = descending ? k ^ field : k;
+    from[i] = i;
+  }
+  for (unsigned shift = 0; shift < width; shift += DIGIT_BITS) {
+    size_t count[1u << DIGIT_BITS] = {0};
+    for (size_t i = 0; i < n; i++)
+      count[(key[i] >> shift) & ((1u << DIGIT_BITS) - 1)]++;
+    size_t sum = 0;
+    for (size_t d = 0; d < (1u << DIGIT_BITS); d++) {
+      size_t c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (size_t i = 0; i < n; i++) {
+      size_t at = count[(key[i] >> shift) & ((1u << DIGIT_BITS) - 1)]++;
+      key2[at] = key[i];
+      to[at] = from[i];
+    }
+    uint64_t *kt = key;
+    key = key2;
+    key2 = kt;
+    size_t *it = from;
+    from = to;
+    to = it;
+  }
+  if (from != index) /* an odd number of passes */
+    memcpy(index, from, n * sizeof *index);
+  free(key);
+  free(key2);
+  free(index2);
+  return 1;
+}
+
+void ref_sort_order(prism_type key_type, const void *keys, size_t n,
+                    int descending, unsigned begin_bit, unsigned end_bit,
+                    size_t *perm) {
+  if (!radix_order(key_type, keys, n, descending, begin_bit, end_bit, perm))
+    abort();
+}
+
+size_t *ref_sort_order_new(prism_type key_type, const void *keys, size_t n,
+                           int descending, unsigned begin_bit,
+                           unsigned end_bit) {
+  size_t *perm = malloc((n ? n : 1) * sizeof *perm);
+  if (perm &&
+      !radix_order(key_type, keys, n, descending, begin_bit, end_bit, perm)) {
+    free(perm);
+    perm = NULL;
+  }
+  return perm;
+}
+
+/* ---- The serial version: qsort ------------------------------------------- */
 
 /* How the serial version keeps the keys: plain, or records of a key and its
  * input index (the value of a pair), each in a slot of the larger size. */
@@ -53,7 +149,7 @@ static sort_layout layout_of(prism_type type, size_t value_size, unsigned begin,
 }
 
 /* qsort's comparators take no context: the field and order of the sort
- * under way (prism-bench runs one thing at a time). */
+ * under way (one sort runs at a time). */
 static struct {
   uint64_t mask;
   int descending;
@@ -107,15 +203,15 @@ static compare_fn comparator(prism_type type, size_t index) {
   return NULL;
 }
 
-size_t host_sort_serial_bytes(prism_type type, size_t value_size,
-                              unsigned begin_bit, unsigned end_bit, size_t n) {
+size_t ref_serial_sort_bytes(prism_type type, size_t value_size,
+                             unsigned begin_bit, unsigned end_bit, size_t n) {
   sort_layout l = layout_of(type, value_size, begin_bit, end_bit, n);
   return n > SIZE_MAX / l.record ? SIZE_MAX : n * l.record;
 }
 
-void host_sort_serial_load(prism_type type, size_t value_size,
-                           unsigned begin_bit, unsigned end_bit, const void *in,
-                           size_t n, void *scratch) {
+void ref_serial_sort_load(prism_type type, size_t value_size,
+                          unsigned begin_bit, unsigned end_bit, const void *in,
+                          size_t n, void *scratch) {
   sort_layout l = layout_of(type, value_size, begin_bit, end_bit, n);
   const char *src = in;
   char *dst = scratch;
@@ -135,18 +231,18 @@ void host_sort_serial_load(prism_type type, size_t value_size,
   }
 }
 
-void host_sort_serial(prism_type type, prism_order order, size_t value_size,
-                      unsigned begin_bit, unsigned end_bit, void *scratch,
-                      size_t n) {
+void ref_serial_sort(prism_type type, prism_order order, size_t value_size,
+                     unsigned begin_bit, unsigned end_bit, void *scratch,
+                     size_t n) {
   sort_layout l = layout_of(type, value_size, begin_bit, end_bit, n);
   sorting.mask = field_mask(begin_bit, end_bit);
   sorting.descending = order == PRISM_DESCENDING;
   qsort(scratch, n, l.record, comparator(type, l.index));
 }
 
-void host_sort_serial_store(prism_type type, size_t value_size,
-                            unsigned begin_bit, unsigned end_bit,
-                            const void *scratch, size_t n, void *result) {
+void ref_serial_sort_store(prism_type type, size_t value_size,
+                           unsigned begin_bit, unsigned end_bit,
+                           const void *scratch, size_t n, void *result) {
   sort_layout l = layout_of(type, value_size, begin_bit, end_bit, n);
   const char *src = scratch;
   char *keys = result, *values = keys + n * l.key;
@@ -161,179 +257,45 @@ void host_sort_serial_store(prism_type type, size_t value_size,
   }
 }
 
-/* ---- Check: a stable LSD radix sort -------------------------------------- */
+/* ---- The check ----------------------------------------------------------- */
 
-#define DIGIT_BITS 8
-
-/* The image of key i of in, as 64 bits. */
-static uint64_t image_at(prism_type type, const void *in, size_t i) {
-  switch (type) {
-#define CASE(NAME, E, B)                                                       \
-  case PRISM_##E: {                                                            \
-    B b;                                                                       \
-    memcpy(&b, (const char *)in + i * sizeof b, sizeof b);                     \
-    return (uint64_t)PRISM_KEY_IMAGE_##E(b);                                   \
-  }
-    KEY_TYPES(CASE)
-#undef CASE
-  case PRISM_U8: /* not a key type */
-    break;
-  }
-  return 0;
-}
-
+/* A key for messages: its value, and for floats its bits too. */
 static void format_key(prism_type type, const void *key, char *buf,
                        size_t size) {
+  char value[32];
   uint32_t b32;
   uint64_t b64;
-  float f;
-  double d;
-  switch (type) {
-  case PRISM_U32:
-  case PRISM_I32:
-  case PRISM_F32:
+  ref_format(type, key, value, sizeof value);
+  if (type == PRISM_F32) {
     memcpy(&b32, key, 4);
-    if (type == PRISM_U32) {
-      snprintf(buf, size, "%" PRIu32, b32);
-    } else if (type == PRISM_I32) {
-      snprintf(buf, size, "%" PRId32, (int32_t)b32);
-    } else {
-      memcpy(&f, key, 4);
-      snprintf(buf, size, "%.9g (0x%08" PRIx32 ")", (double)f, b32);
-    }
-    break;
-  default:
+    snprintf(buf, size, "%s (0x%08" PRIx32 ")", value, b32);
+  } else if (type == PRISM_F64) {
     memcpy(&b64, key, 8);
-    if (type == PRISM_U64) {
-      snprintf(buf, size, "%" PRIu64, b64);
-    } else if (type == PRISM_I64) {
-      snprintf(buf, size, "%" PRId64, (int64_t)b64);
-    } else {
-      memcpy(&d, key, 8);
-      snprintf(buf, size, "%.17g (0x%016" PRIx64 ")", d, b64);
-    }
-    break;
+    snprintf(buf, size, "%s (0x%016" PRIx64 ")", value, b64);
+  } else {
+    snprintf(buf, size, "%s", value);
   }
 }
 
-/* The input index of the element that lands at each position: a stable
- * radix sort of the images' fields, DIGIT_BITS at a time. NULL when the
- * host is out of memory. */
-static size_t *reference_order(prism_type type, prism_order order,
-                               unsigned begin, unsigned end, const void *in,
-                               size_t n) {
-  unsigned width = end - begin;
-  uint64_t field = field_mask(0, width);
-  uint64_t *key = malloc(n * sizeof *key), *key2 = malloc(n * sizeof *key2);
-  size_t *index = malloc(n * sizeof *index);
-  size_t *index2 = malloc(n * sizeof *index2);
-  if (!key || !key2 || !index || !index2) {
-    free(key);
-    free(key2);
-    free(index);
-    free(index2);
-    return NULL;
-  }
-  for (size_t i = 0; i < n; i++) {
-    uint64_t k = (image_at(type, in, i) >> begin) & field;
-    key[i] = order == PRISM_DESCENDING ? k ^ field : k;
-    index[i] = i;
-  }
-  for (unsigned shift = 0; shift < width; shift += DIGIT_BITS) {
-    size_t count[1u << DIGIT_BITS] = {0};
-    for (size_t i = 0; i < n; i++)
-      count[(key[i] >> shift) & ((1u << DIGIT_BITS) - 1)]++;
-    size_t sum = 0;
-    for (size_t d = 0; d < (1u << DIGIT_BITS); d++) {
-      size_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (size_t i = 0; i < n; i++) {
-      size_t to = count[(key[i] >> shift) & ((1u << DIGIT_BITS) - 1)]++;
-      key2[to] = key[i];
-      index2[to] = index[i];
-    }
-    uint64_t *kt = key;
-    key = key2;
-    key2 = kt;
-    size_t *it = index;
-    index = index2;
-    index2 = it;
-  }
-  free(key);
-  free(key2);
-  free(index2);
-  return index;
-}
-
-/* A fingerprint of the input: its size and 4096 keys spread over it. */
-static uint64_t input_fingerprint(const void *in, size_t n, size_t ks) {
-  uint64_t h = 1469598103934665603u ^ n;
-  const unsigned char *bytes = in;
-  size_t step = n / 4096 + 1;
-  for (size_t i = 0; i < n; i += step)
-    for (size_t b = 0; b < ks; b++)
-      h = (h ^ bytes[i * ks + b]) * 1099511628211u;
-  return h;
-}
-
-/* The last reference order computed: every device's result for one case
- * (keys and pairs alike) checks against one host sort, which at 2^28 keys
- * takes longer than the timed runs. Kept until the next case's. */
-static struct {
-  size_t *order;
-  prism_type type;
-  prism_order direction;
-  unsigned begin, end;
-  size_t n;
-  uint64_t fingerprint;
-} cached;
-
-static const size_t *cached_reference_order(prism_type type, prism_order order,
-                                            unsigned begin, unsigned end,
-                                            const void *in, size_t n) {
-  uint64_t fp = input_fingerprint(in, n, prism_type_size(type));
-  if (cached.order && cached.type == type && cached.direction == order &&
-      cached.begin == begin && cached.end == end && cached.n == n &&
-      cached.fingerprint == fp)
-    return cached.order;
-  free(cached.order);
-  cached.order = reference_order(type, order, begin, end, in, n);
-  cached.type = type;
-  cached.direction = order;
-  cached.begin = begin;
-  cached.end = end;
-  cached.n = n;
-  cached.fingerprint = fp;
-  return cached.order;
-}
-
-int host_check_sort(prism_type type, prism_order order, size_t value_size,
-                    unsigned begin_bit, unsigned end_bit, const void *in,
-                    size_t n, const void *got, char *msg, size_t msg_size) {
+int ref_check_sort(prism_type type, size_t value_size, const void *in, size_t n,
+                   const size_t *order, const void *got, char *msg,
+                   size_t msg_size) {
   size_t ks = prism_type_size(type);
-  const size_t *want =
-      cached_reference_order(type, order, begin_bit, end_bit, in, n);
-  if (!want) {
-    snprintf(msg, msg_size, "host out of memory for the reference sort");
-    return 0;
-  }
   const char *keys = got, *values = keys + n * ks, *src = in;
   for (size_t i = 0; i < n; i++) {
-    const char *g = keys + i * ks, *w = src + want[i] * ks;
+    const char *g = keys + i * ks, *w = src + order[i] * ks;
     if (memcmp(g, w, ks) != 0) {
-      char gs[64], ws[64];
+      char gs[96], ws[96];
       format_key(type, g, gs, sizeof gs);
       format_key(type, w, ws, sizeof ws);
       snprintf(msg, msg_size,
                "key %zu: got %s, the stable sort by key image gives %s "
                "(input %zu)",
-               i, gs, ws, want[i]);
+               i, gs, ws, order[i]);
       return 0;
     }
     if (value_size) { /* the values are the input indices */
-      uint64_t v = 0, w_index = (uint64_t)want[i];
+      uint64_t v = 0, w_index = (uint64_t)order[i];
       if (value_size == 4) {
         uint32_t v32;
         memcpy(&v32, values + i * 4, 4);

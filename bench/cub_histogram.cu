@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CUB reference, histograms: DeviceHistogram::HistogramEven and
- * HistogramRange (the job: cub_more.cuh).
+ * HistogramRange (cub_job.cuh).
  */
-#include "cub_common.cuh"
-#include "cub_more.cuh"
+#include "cub_ops.cuh"
 
-namespace cub_more {
+namespace cub_bench {
 namespace {
-
-using namespace cub_ref_common;
 
 /* The level type of HistogramEven: one that holds the bounds (u8's upper
  * level 256, u32's 2^32). */
@@ -18,7 +15,7 @@ template <> struct even_level<uint8_t> { using type = int; };
 template <> struct even_level<int32_t> { using type = int64_t; };
 template <> struct even_level<uint32_t> { using type = uint64_t; };
 
-template <typename T> cudaError_t launch_histogram_even(more_job &j) {
+template <typename T> cudaError_t launch_histogram_even(cub_job &j) {
   using L = typename even_level<T>::type;
   return cub::DeviceHistogram::HistogramEven(
       j.temp, j.temp_bytes, static_cast<const T *>(j.in),
@@ -27,7 +24,7 @@ template <typename T> cudaError_t launch_histogram_even(more_job &j) {
       j.stream);
 }
 
-template <typename T> cudaError_t launch_histogram_range(more_job &j) {
+template <typename T> cudaError_t launch_histogram_range(cub_job &j) {
   return cub::DeviceHistogram::HistogramRange(
       j.temp, j.temp_bytes, static_cast<const T *>(j.in),
       static_cast<uint32_t *>(j.out), static_cast<int>(j.bins + 1),
@@ -36,17 +33,11 @@ template <typename T> cudaError_t launch_histogram_range(more_job &j) {
 
 } // namespace
 
-template <typename T> cudaError_t launch_histogram(more_job &j) {
+template <typename T> cudaError_t launch_histogram(cub_job &j) {
   return j.algorithm == CUB_REF_HISTOGRAM_RANGE ? launch_histogram_range<T>(j)
                                                 : launch_histogram_even<T>(j);
 }
 
-template cudaError_t launch_histogram<uint8_t>(more_job &);
-template cudaError_t launch_histogram<int32_t>(more_job &);
-template cudaError_t launch_histogram<uint32_t>(more_job &);
-template cudaError_t launch_histogram<float>(more_job &);
-template cudaError_t launch_histogram<int64_t>(more_job &);
-template cudaError_t launch_histogram<uint64_t>(more_job &);
-template cudaError_t launch_histogram<double>(more_job &);
+CUB_JOB_INSTANCES_WITH_BYTES(launch_histogram)
 
-} // namespace cub_more
+} // namespace cub_bench

@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CUB reference, segmented: DeviceSegmentedReduce and DeviceScan::*ByKey
- * (the job: cub_more.cuh).
+ * (cub_job.cuh).
  */
-#include "cub_common.cuh"
-#include "cub_more.cuh"
+#include "cub_ops.cuh"
 
-namespace cub_more {
+namespace cub_bench {
 namespace {
 
-using namespace cub_ref_common;
-
-template <typename T> cudaError_t launch_segmented_reduce(more_job &j) {
+template <typename T> cudaError_t launch_segmented_reduce(cub_job &j) {
   const T *in = static_cast<const T *>(j.in);
   T *out = static_cast<T *>(j.out);
   const uint32_t *begin = static_cast<const uint32_t *>(j.aux);
@@ -29,7 +26,7 @@ template <typename T> cudaError_t launch_segmented_reduce(more_job &j) {
   }
 }
 
-template <typename T> cudaError_t launch_segmented_scan(more_job &j) {
+template <typename T> cudaError_t launch_segmented_scan(cub_job &j) {
   const uint32_t *keys = static_cast<const uint32_t *>(j.aux);
   const T *in = static_cast<const T *>(j.in);
   T *out = static_cast<T *>(j.out);
@@ -61,16 +58,11 @@ template <typename T> cudaError_t launch_segmented_scan(more_job &j) {
 
 } // namespace
 
-template <typename T> cudaError_t launch_segmented(more_job &j) {
+template <typename T> cudaError_t launch_segmented(cub_job &j) {
   return j.algorithm == CUB_REF_SEGMENTED_SCAN ? launch_segmented_scan<T>(j)
                                                : launch_segmented_reduce<T>(j);
 }
 
-template cudaError_t launch_segmented<int32_t>(more_job &);
-template cudaError_t launch_segmented<uint32_t>(more_job &);
-template cudaError_t launch_segmented<float>(more_job &);
-template cudaError_t launch_segmented<int64_t>(more_job &);
-template cudaError_t launch_segmented<uint64_t>(more_job &);
-template cudaError_t launch_segmented<double>(more_job &);
+CUB_JOB_INSTANCES(launch_segmented)
 
-} // namespace cub_more
+} // namespace cub_bench
