@@ -24,19 +24,16 @@
  * Scratch (one request, regions at 256 bytes): control, two visited
  * bitmaps, two small queues, two item queues.
  */
+#include "bfs_step.h"
 #include "opencl_internal.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-/* bfs.cl's bfs_state, which the host reads from the control block. */
-typedef struct bfs_state {
-  cl_uint phase, level, queue_parity, visited_parity;
-  cl_uint small_count, item_count, pad[2];
-  cl_ulong frontier_vertices, frontier_edges, previous_vertices;
-  cl_ulong unvisited_edges, reached, reached_edges, levels, pad2;
-} bfs_state;
+/* bfs.cl's state, which the host reads from the control block. */
+typedef prism_bfs_state bfs_state;
+_Static_assert(sizeof(bfs_state) == PRISM_BFS_STATE_BYTES, "bfs_step.h");
 
 /* bfs.cl's bfs_control: state[2], result, acc[3] of 32 bytes, then
  * grid_barrier, arrivals, groups. */
@@ -44,7 +41,6 @@ typedef struct bfs_state {
 #define CONTROL_ACC (3 * sizeof(bfs_state))
 #define CONTROL_GROUPS (CONTROL_ACC + 3 * 32 + 2 * 4)
 #define CONTROL_BYTES (CONTROL_GROUPS + 4)
-#define PHASE_DONE 3u
 
 /* Scratch regions, in bytes. */
 typedef struct bfs_layout {
@@ -145,7 +141,7 @@ static prism_status run_steps(prism_context *ctx, cl_kernel step,
         st = prism__cl_fail(ctx, err, "waiting for a bfs batch");
         break;
       }
-      if (flags[w] == PHASE_DONE)
+      if (flags[w] == PRISM_BFS_PHASE_DONE)
         break;
     }
     if (k > max_steps)
@@ -287,7 +283,7 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
   if (pol->bfs.persistent)
     memcpy(took_part, tail + (CONTROL_GROUPS - CONTROL_RESULT),
            sizeof *took_part);
-  if (result.phase != PHASE_DONE)
+  if (result.phase != PRISM_BFS_PHASE_DONE)
     return prism__fail(ctx, PRISM_INTERNAL, "OpenCL backend: bfs did not end");
   a->result->levels = (size_t)result.levels;
   a->result->reached = (size_t)result.reached;

@@ -28,6 +28,9 @@ static const char *const prelude_all[] = {"common.cl", "key_order.h",
 static const char *const with_lookback[] = {"scan.cl", "select.cl",
                                             "segmented.cl", "sort_onesweep.cl"};
 
+/* Ahead of bfs.cl: the step protocol and its state, core's, as CUDA's. */
+#define BFS_PRELUDE "bfs_step.h"
+
 static int uses_lookback(const char *name) {
   for (size_t i = 0; i < sizeof with_lookback / sizeof *with_lookback; i++)
     if (strcmp(name, with_lookback[i]) == 0)
@@ -44,5 +47,7 @@ size_t prism__cl_prelude(const prism__cl_source *source,
     out[count++] = prism__cl_find_source(SORT_PRELUDE);
   if (uses_lookback(source->name))
     out[count++] = prism__cl_find_source(LOOKBACK_PRELUDE);
+  if (strcmp(source->name, "bfs.cl") == 0)
+    out[count++] = prism__cl_find_source(BFS_PRELUDE);
   return count;
 }

@@ -33,7 +33,8 @@
  *   PRISM_BFS_PTX_FENCE        1: DEVICE_FENCE and the barrier polls in PTX
  *                              (NVIDIA's OpenCL).
  *
- * The step protocol (backend_cuda/bfs_state.cuh says it at length): step
+ * The step protocol (core/bfs_step.h says it at length, and defines the
+ * state and its transitions for both backends): step
  * k runs the phase of S_k (TOP_DOWN, BOTTOM_UP, CONVERT or DONE). Every
  * group derives S_k at the start of step k from S_{k-1} (state[(k-1) & 1])
  * and what step k-1 added up (acc[(k-1) % 3]); group 0 stores S_k at
@@ -133,29 +134,10 @@
 #endif
 #define OWN_WORDS ((PRISM_BFS_TILE_WORDS + WORD_STRIDE - 1) / WORD_STRIDE)
 
-#define PHASE_TOP_DOWN 0u
-#define PHASE_BOTTOM_UP 1u
-#define PHASE_CONVERT 2u
-#define PHASE_DONE 3u
-
-/* S_k: the layout of the CUDA backend's State (and of bfs.c's copy). */
-typedef struct bfs_state {
-  uint phase;
-  uint level;          /* the frontier's distance from the source */
-  uint queue_parity;   /* top-down: queues[queue_parity] hold it */
-  uint visited_parity; /* visited[visited_parity] is current */
-  uint small_count;    /* frontier vertices in the small queue */
-  uint item_count;     /* items (edge chunks) of its large vertices */
-  uint pad[2];
-  ulong frontier_vertices; /* n_f */
-  ulong frontier_edges;    /* m_f: their out-edges */
-  ulong previous_vertices; /* n_f of the level before */
-  ulong unvisited_edges;   /* m_u: in-edges of unvisited vertices */
-  ulong reached;           /* vertices with a level */
-  ulong reached_edges;     /* their out-edges */
-  ulong levels;            /* DONE: 1 + the largest level */
-  ulong pad2;
-} bfs_state;
+/* S_k: core/bfs_step.h's state, as CUDA's and the host's. */
+typedef prism_bfs_state bfs_state;
+typedef char
+    bfs_state_is_the_hosts[sizeof(bfs_state) == PRISM_BFS_STATE_BYTES ? 1 : -1];
 
 /* What a step adds up: the next queues' cursors, the new frontier's size
  * (64-bit counts as low and high words). */
@@ -224,64 +206,23 @@ PRISM_DEFINE_WG_SCAN(wg_scan_uint, uint, ADD_UINT, 0u)
 
 /* ---- the step protocol ------------------------------------------------- */
 
-/* The phase after a step that found s's frontier, or DONE with the level
- * count: no frontier, no edge leaving it, or every vertex reached. */
-bfs_state choose(bfs_state s, int after_bottom_up, const bfs_search *x,
-                 uint n) {
-  if (s.frontier_vertices == 0) {
-    s.phase = PHASE_DONE;
-    s.levels = s.level;
-  } else if (s.frontier_edges == 0 || s.reached == n) {
-    s.phase = PHASE_DONE;
-    s.levels = s.level + 1ul;
-  } else if (!after_bottom_up) {
-    s.phase = x->alpha > 0.0f && (float)s.frontier_edges * x->alpha >
-                                     (float)s.unvisited_edges
-                  ? PHASE_BOTTOM_UP
-                  : PHASE_TOP_DOWN;
-  } else {
-    s.phase = (float)s.frontier_vertices * x->beta < (float)n &&
-                      s.frontier_vertices < s.previous_vertices
-                  ? PHASE_CONVERT
-                  : PHASE_BOTTOM_UP;
-  }
-  return s;
-}
-
 ulong counter_get(__global const uint *c) {
   return (ulong)c[1] << 32 | c[0];
 }
 
-/* S_k from S_{k-1} and what step k-1 added up. */
+/* The thresholds of the direction switch, and the vertex count. */
+prism_bfs_switch switch_of(const bfs_search *x, uint n) {
+  const prism_bfs_switch h = {x->alpha, x->beta, n};
+  return h;
+}
+
+/* S_k from S_{k-1} and what step k-1 added up (core/bfs_step.h). */
 bfs_state advance(bfs_state s, __global const bfs_accum *a, const bfs_search *x,
                   uint n) {
-  if (s.phase == PHASE_DONE)
-    return s;
-  if (s.phase == PHASE_CONVERT) {
-    s.phase = PHASE_TOP_DOWN;
-    s.queue_parity ^= 1u;
-    s.small_count = a->small;
-    s.item_count = a->items;
-    return s;
-  }
-  const int bottom_up = s.phase == PHASE_BOTTOM_UP;
-  if (bottom_up) {
-    s.visited_parity ^= 1u;
-  } else {
-    s.queue_parity ^= 1u;
-    s.small_count = a->small;
-    s.item_count = a->items;
-  }
-  const ulong vertices = counter_get(a->vertices);
-  const ulong out_edges = counter_get(a->out_edges);
-  s.level += 1u;
-  s.previous_vertices = s.frontier_vertices;
-  s.frontier_vertices = vertices;
-  s.frontier_edges = out_edges;
-  s.reached += vertices;
-  s.reached_edges += out_edges;
-  s.unvisited_edges -= counter_get(a->in_edges);
-  return choose(s, bottom_up, x, n);
+  const prism_bfs_sums sums = {a->small, a->items, counter_get(a->vertices),
+                               counter_get(a->out_edges),
+                               counter_get(a->in_edges)};
+  return prism_bfs_advance(s, sums, switch_of(x, n));
 }
 
 #ifdef cl_khr_int64_base_atomics
@@ -910,9 +851,9 @@ bfs_init(BFS_KERNEL_ARGS, uint source) {
   st.unvisited_edges = m - in_degree;
   st.reached = 1;
   st.reached_edges = degree;
-  st = choose(st, 0, &x, n);
+  st = prism_bfs_choose(st, 0, switch_of(&x, n));
   x.control->state[0] = st;
-  if (st.phase == PHASE_DONE)
+  if (st.phase == PRISM_BFS_PHASE_DONE)
     x.control->result = st;
 }
 
@@ -944,7 +885,7 @@ void derive(const bfs_search *x, ulong k, uint group, uint n,
       c->state[k & 1] = cur;
       const bfs_accum zero = {0};
       c->acc[(k + 1) % 3] = zero;
-      if (cur.phase == PHASE_DONE)
+      if (cur.phase == PRISM_BFS_PHASE_DONE)
         c->result = cur;
     }
   }
@@ -957,10 +898,10 @@ void work(const bfs_graph *g, const bfs_search *x, const bfs_state *st, ulong k,
           const bfs_groups *groups, __local bfs_locals *l) {
   __global bfs_accum *acc = &x->control->acc[k % 3];
   bfs_tally t = {0, 0, 0};
-  if (st->phase == PHASE_TOP_DOWN)
+  if (st->phase == PRISM_BFS_PHASE_TOP_DOWN)
     top_down(g, x, st, groups, acc, &t, l->vertex, l->begin, l->incl, l->scan,
              l->reserve);
-  else if (st->phase == PHASE_BOTTOM_UP)
+  else if (st->phase == PRISM_BFS_PHASE_BOTTOM_UP)
     bottom_up(g, x, st, groups, &t, l->found, l->pend_v, l->wide,
               l->wide + PENDING_SLOTS, &l->pend_count, &l->first);
   else
@@ -980,7 +921,7 @@ bfs_step(BFS_KERNEL_ARGS, ulong k) {
   BFS_SETUP;
   derive(&x, k, (uint)get_group_id(0), n, &l);
   const bfs_state st = l.state;
-  if (st.phase == PHASE_DONE)
+  if (st.phase == PRISM_BFS_PHASE_DONE)
     return;
   const bfs_groups all = {(uint)get_group_id(0), (uint)get_num_groups(0)};
   work(&g, &x, &st, k, &all, &l);
@@ -1128,7 +1069,7 @@ bfs_persistent(BFS_KERNEL_ARGS) {
   for (ulong k = 0; !done; k++) {
     derive(&x, k, group, n, &l);
     const bfs_state st = l.state;
-    done = st.phase == PHASE_DONE;
+    done = st.phase == PRISM_BFS_PHASE_DONE;
     if (!done) {
       work(&g, &x, &st, k, &all, &l);
       group_barrier(c, groups, group, &l_passed);
