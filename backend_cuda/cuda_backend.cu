@@ -235,7 +235,7 @@ extern "C" const prism__backend prism__backend_cuda = {
     prism__cuda_reduce,
     prism__cuda_scan,
     prism__cuda_sort,
-    prism__cuda_move,
+    prism__cuda_gather_scatter,
     prism__cuda_histogram,
     prism__cuda_select,
     prism__cuda_segmented,

@@ -82,7 +82,8 @@ prism_status prism__cuda_reduce(prism_context *ctx,
                                 const prism__reduce_args *args);
 prism_status prism__cuda_scan(prism_context *ctx, const prism__scan_args *args);
 prism_status prism__cuda_sort(prism_context *ctx, const prism__sort_args *args);
-prism_status prism__cuda_move(prism_context *ctx, const prism__move_args *args);
+prism_status prism__cuda_gather_scatter(prism_context *ctx,
+                                        const prism__gather_scatter_args *args);
 prism_status prism__cuda_histogram(prism_context *ctx,
                                    const prism__histogram_args *args);
 prism_status prism__cuda_select(prism_context *ctx,

@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(MOVE_BLOCK_THREADS)
 
 template <class E, class I, bool SCATTER, bool CHECKED>
 prism_status launch_move(prism_context *ctx, prism__cuda_ctx *c,
-                         const prism__move_args *args,
+                         const prism__gather_scatter_args *args,
                          unsigned long long *first_bad) {
   const E *in = static_cast<const E *>(args->in);
   const I *idx = static_cast<const I *>(args->indices);
@@ -90,7 +90,7 @@ prism_status launch_move(prism_context *ctx, prism__cuda_ctx *c,
 
 template <class E, class I, bool SCATTER>
 prism_status run_move(prism_context *ctx, prism__cuda_ctx *c,
-                      const prism__move_args *args) {
+                      const prism__gather_scatter_args *args) {
   if (!args->first_bad)
     return launch_move<E, I, SCATTER, false>(ctx, c, args, NULL);
 
@@ -115,8 +115,9 @@ prism_status run_move(prism_context *ctx, prism__cuda_ctx *c,
 } // namespace
 } // namespace prism_cuda
 
-extern "C" prism_status prism__cuda_move(prism_context *ctx,
-                                         const prism__move_args *args) {
+extern "C" prism_status
+prism__cuda_gather_scatter(prism_context *ctx,
+                           const prism__gather_scatter_args *args) {
   prism__cuda_ctx *c = NULL;
   prism_status st = prism__cuda_enter(ctx, &c);
   if (st != PRISM_OK)

@@ -159,13 +159,15 @@ cl_program prism__cl_disk_cache_load(prism__cl *cl,
 void prism__cl_disk_cache_store(prism__cl *cl, const prism__cl_source *source,
                                 const char *options, cl_program program);
 
-/* ---- reduce.c, scan.c, sort.c, move.c, histogram.c, select.c, segmented.c */
+/* ---- reduce.c, scan.c, sort.c, gather_scatter.c, histogram.c, select.c,
+ * segmented.c */
 
 prism_status prism__cl_reduce(prism_context *ctx,
                               const prism__reduce_args *args);
 prism_status prism__cl_scan(prism_context *ctx, const prism__scan_args *args);
 prism_status prism__cl_sort(prism_context *ctx, const prism__sort_args *args);
-prism_status prism__cl_move(prism_context *ctx, const prism__move_args *args);
+prism_status prism__cl_gather_scatter(prism_context *ctx,
+                                      const prism__gather_scatter_args *args);
 prism_status prism__cl_histogram(prism_context *ctx,
                                  const prism__histogram_args *args);
 prism_status prism__cl_select(prism_context *ctx,

@@ -74,7 +74,7 @@ static const prism__cl_policy gpu_policy = {
         },
     /* One element per work-item, groups of 256, so index reads and the
      * contiguous side coalesce. */
-    .move =
+    .gather_scatter =
         {
             .wg = 256,
             .launch = (size_t)1 << 30,
@@ -198,7 +198,7 @@ static const prism__cl_policy cpu_policy = {
     /* One element per work-item in groups of 64, which PoCL runs as vector
      * loops over the work-items (the indexed side is a gather or scatter
      * either way). */
-    .move =
+    .gather_scatter =
         {
             .wg = 64,
             .launch = (size_t)1 << 30,
@@ -377,7 +377,7 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
   out->scan.chunk_wg = fit_wg(out->scan.chunk_wg, facts->max_wg);
   out->sort.wg = fit_wg(out->sort.wg, facts->max_wg);
   out->sort.chunk_wg = fit_wg(out->sort.chunk_wg, facts->max_wg);
-  out->move.wg = fit_wg(out->move.wg, facts->max_wg);
+  out->gather_scatter.wg = fit_wg(out->gather_scatter.wg, facts->max_wg);
   out->select.wg = fit_wg(out->select.wg, facts->max_wg);
   out->seg.wg = fit_wg(out->seg.wg, facts->max_wg);
   out->scan.lb_window = fit_window(out->scan.lb_window, out->scan.wg);

@@ -80,12 +80,12 @@ typedef struct prism__cl_sort_policy {
   size_t chunk_min;            /* classic: keys a chunk is worth */
 } prism__cl_sort_policy;
 
-/* gather / scatter (move.cl). */
-typedef struct prism__cl_move_policy {
+/* gather / scatter (gather_scatter.cl). */
+typedef struct prism__cl_gather_scatter_policy {
   unsigned wg;   /* work-items per work-group, one element each */
   size_t launch; /* positions per launch at most: a multiple of wg, at
                     most 2^32 (32-bit first-bad slots) */
-} prism__cl_move_policy;
+} prism__cl_gather_scatter_policy;
 
 /* compaction: look-back (select_lookback, select_single_block;
  * partitions count first with select_count + select_offsets) or chunks,
@@ -197,7 +197,7 @@ typedef struct prism__cl_policy {
   prism__cl_reduce_policy reduce;
   prism__cl_scan_policy scan;
   prism__cl_sort_policy sort;
-  prism__cl_move_policy move;
+  prism__cl_gather_scatter_policy gather_scatter;
   prism__cl_select_policy select;
   prism__cl_hist_policy hist;
   prism__cl_seg_policy seg;

@@ -132,8 +132,8 @@ extern const bench_primitive bench_partition;
 extern const bench_primitive bench_unique;
 extern const bench_primitive bench_segmented_reduce;
 extern const bench_primitive bench_segmented_scan;
-extern const bench_primitive bench_gather;  /* prim_move.c */
-extern const bench_primitive bench_scatter; /* prim_move.c */
+extern const bench_primitive bench_gather;  /* prim_gather_scatter.c */
+extern const bench_primitive bench_scatter; /* prim_gather_scatter.c */
 extern const bench_primitive bench_bfs;     /* bfs.c: measure_all */
 
 /* The table, in the order `prism-bench` with no names runs it. */

@@ -77,7 +77,7 @@ typedef struct prism__sort_args {
 } prism__sort_args;
 
 /* Gather (out[i] = in[idx[i]]) or scatter (out[idx[i]] = in[i]). */
-typedef struct prism__move_args {
+typedef struct prism__gather_scatter_args {
   int scatter;           /* 0: gather, 1: scatter */
   size_t element_size;   /* 4 or 8 */
   prism_type index_type; /* PRISM_U32, PRISM_I32, PRISM_U64, PRISM_I64 */
@@ -90,7 +90,7 @@ typedef struct prism__move_args {
   /* NULL: unchecked (queued). Otherwise wait and store the first position
    * whose index is out of range, or SIZE_MAX when there is none. */
   size_t *first_bad;
-} prism__move_args;
+} prism__gather_scatter_args;
 
 /*
  * Histogram (prism_histogram_even / prism_histogram_range). core has
@@ -225,7 +225,8 @@ typedef struct prism__backend {
   prism_status (*reduce)(prism_context *ctx, const prism__reduce_args *args);
   prism_status (*scan)(prism_context *ctx, const prism__scan_args *args);
   prism_status (*sort)(prism_context *ctx, const prism__sort_args *args);
-  prism_status (*move)(prism_context *ctx, const prism__move_args *args);
+  prism_status (*gather_scatter)(prism_context *ctx,
+                                 const prism__gather_scatter_args *args);
   prism_status (*histogram)(prism_context *ctx,
                             const prism__histogram_args *args);
   prism_status (*select)(prism_context *ctx, const prism__select_args *args);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * move.cl: gather (out[i] = in[idx[i]]) and scatter (out[idx[i]] = in[i]).
+ * gather_scatter.cl: gather (out[i] = in[idx[i]]) and scatter (out[idx[i]] =
+ * in[i]).
  *
  * Elements are moved as raw bits: the host builds with PRISM_TYPE_U32 or
  * PRISM_TYPE_U64 for 4- or 8-byte elements, so T is uint or ulong.
@@ -24,7 +25,7 @@
 #elif defined(PRISM_INDEX_I64)
 #define IDX long
 #else
-#error "move.cl: no PRISM_INDEX_* option given"
+#error "gather_scatter.cl: no PRISM_INDEX_* option given"
 #endif
 
 #ifndef PRISM_SCATTER

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Gather and scatter (see ref_move.h). */
-#include "ref_move.h"
+/* Gather and scatter (see ref_gather_scatter.h). */
+#include "ref_gather_scatter.h"
 
 #include <stdint.h>
 #include <string.h>

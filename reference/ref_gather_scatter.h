@@ -6,10 +6,10 @@
  * elements of in for a gather, of out for a scatter): the loops test
  * nothing per element, since a test, even one always true, slows a random
  * gather larger than the cache. prism's rule for an index out of range
- * (nothing moves there) is checked by tests/test_move.c.
+ * (nothing moves there) is checked by tests/test_gather_scatter.c.
  */
-#ifndef PRISM_REFERENCE_MOVE_H
-#define PRISM_REFERENCE_MOVE_H
+#ifndef PRISM_REFERENCE_GATHER_SCATTER_H
+#define PRISM_REFERENCE_GATHER_SCATTER_H
 
 #include "prism.h"
 
@@ -24,4 +24,4 @@ void ref_gather(size_t element_size, const void *in, prism_type index_type,
 void ref_scatter(size_t element_size, const void *in, prism_type index_type,
                  const void *indices, void *out, size_t n);
 
-#endif /* PRISM_REFERENCE_MOVE_H */
+#endif /* PRISM_REFERENCE_GATHER_SCATTER_H */

@@ -6,12 +6,10 @@
 
 #include <stdint.h>
 
-static prism_status check_move(prism_context *ctx, size_t element_size,
-                               const prism_buffer *in, size_t in_count,
-                               prism_type index_type,
-                               const prism_buffer *indices,
-                               const prism_buffer *out, size_t out_count,
-                               size_t n, const char *fn) {
+static prism_status check_gather_scatter(
+    prism_context *ctx, size_t element_size, const prism_buffer *in,
+    size_t in_count, prism_type index_type, const prism_buffer *indices,
+    const prism_buffer *out, size_t out_count, size_t n, const char *fn) {
   prism_status st;
   if (element_size != 4 && element_size != 8)
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
@@ -47,19 +45,21 @@ static prism_status check_move(prism_context *ctx, size_t element_size,
   return PRISM_OK;
 }
 
-static prism_status run_move(prism_context *ctx, prism__move_args *args,
-                             int checked, size_t *first_bad, const char *fn) {
+static prism_status run_gather_scatter(prism_context *ctx,
+                                       prism__gather_scatter_args *args,
+                                       int checked, size_t *first_bad,
+                                       const char *fn) {
   size_t bad = SIZE_MAX;
   if (first_bad)
     *first_bad = SIZE_MAX;
   if (args->n == 0)
     return PRISM_OK;
-  if (!ctx->backend->move)
+  if (!ctx->backend->gather_scatter)
     return prism__fail(ctx, PRISM_UNSUPPORTED,
                        "%s: not implemented by the %s backend", fn,
                        ctx->backend->name);
   args->first_bad = checked ? &bad : NULL;
-  prism_status st = ctx->backend->move(ctx, args);
+  prism_status st = ctx->backend->gather_scatter(ctx, args);
   if (st != PRISM_OK || !checked || bad == SIZE_MAX)
     return st;
   if (first_bad)
@@ -75,14 +75,14 @@ static prism_status gather(prism_context *ctx, size_t element_size,
                            prism_buffer *out, size_t n, int checked,
                            size_t *first_bad) {
   static const char fn[] = "prism_gather";
-  prism_status st = check_move(ctx, element_size, in, in_count, index_type,
-                               indices, out, n, n, fn);
+  prism_status st = check_gather_scatter(ctx, element_size, in, in_count,
+                                         index_type, indices, out, n, n, fn);
   if (st != PRISM_OK)
     return st;
-  prism__move_args args = {0,          element_size,    index_type,
-                           in->native, indices->native, out->native,
-                           n,          in_count,        NULL};
-  return run_move(ctx, &args, checked, first_bad, fn);
+  prism__gather_scatter_args args = {0,          element_size,    index_type,
+                                     in->native, indices->native, out->native,
+                                     n,          in_count,        NULL};
+  return run_gather_scatter(ctx, &args, checked, first_bad, fn);
 }
 
 static prism_status scatter(prism_context *ctx, size_t element_size,
@@ -91,14 +91,14 @@ static prism_status scatter(prism_context *ctx, size_t element_size,
                             size_t out_count, size_t n, int checked,
                             size_t *first_bad) {
   static const char fn[] = "prism_scatter";
-  prism_status st = check_move(ctx, element_size, in, n, index_type, indices,
-                               out, out_count, n, fn);
+  prism_status st = check_gather_scatter(ctx, element_size, in, n, index_type,
+                                         indices, out, out_count, n, fn);
   if (st != PRISM_OK)
     return st;
-  prism__move_args args = {1,          element_size,    index_type,
-                           in->native, indices->native, out->native,
-                           n,          out_count,       NULL};
-  return run_move(ctx, &args, checked, first_bad, fn);
+  prism__gather_scatter_args args = {1,          element_size,    index_type,
+                                     in->native, indices->native, out->native,
+                                     n,          out_count,       NULL};
+  return run_gather_scatter(ctx, &args, checked, first_bad, fn);
 }
 
 prism_status prism_gather(prism_context *ctx, size_t element_size,

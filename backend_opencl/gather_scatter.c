@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gather / scatter: move_elements, one element per work-item, in launches
- * of at most policy.move.launch positions with a ulong base, so n may pass
- * 2^32. Unchecked, that is all, and it is queued. With first_bad, each
+ * of at most policy.gather_scatter.launch positions with a ulong base, so n may
+ * pass 2^32. Unchecked, that is all, and it is queued. With first_bad, each
  * launch owns one 32-bit slot in scratch (filled with ~0 first) where its
  * work-groups atomic_min the first bad position relative to the launch's
  * base; move_first_bad (one work-item) turns the slots into one ulong and
@@ -12,14 +12,15 @@
 
 #include <stdint.h>
 
-prism_status prism__cl_move(prism_context *ctx, const prism__move_args *args) {
+prism_status prism__cl_gather_scatter(prism_context *ctx,
+                                      const prism__gather_scatter_args *args) {
   prism__cl *cl = prism__cl_of(ctx);
   const prism__cl_policy *pol = &cl->policy;
   static const char *const index_name[] = {"I32", "U32", "F32",
                                            "I64", "U64", "F64"};
   const int checked = args->first_bad != NULL;
-  const size_t wg = pol->move.wg;
-  const size_t per_launch = pol->move.launch;
+  const size_t wg = pol->gather_scatter.wg;
+  const size_t per_launch = pol->gather_scatter.launch;
   const size_t launches = (args->n + per_launch - 1) / per_launch;
 
   /* The elements as raw bits: uint or ulong. */
@@ -31,11 +32,11 @@ prism_status prism__cl_move(prism_context *ctx, const prism__move_args *args) {
                     wg, index_name[args->index_type], args->scatter ? 1 : 0,
                     checked);
   cl_kernel move, first_bad = NULL;
-  prism_status st =
-      prism__cl_kernel(ctx, "move.cl", options, "move_elements", &move);
+  prism_status st = prism__cl_kernel(ctx, "gather_scatter.cl", options,
+                                     "move_elements", &move);
   if (st == PRISM_OK && checked)
-    st =
-        prism__cl_kernel(ctx, "move.cl", options, "move_first_bad", &first_bad);
+    st = prism__cl_kernel(ctx, "gather_scatter.cl", options, "move_first_bad",
+                          &first_bad);
   if (st != PRISM_OK)
     return st;
 

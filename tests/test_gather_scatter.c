@@ -180,20 +180,20 @@ static void move_suite(int scatter, size_t es) {
   prism_context_destroy(ctx);
 }
 
-Test(move, gather_4) {
+Test(gather_scatter, gather_4) {
   move_suite(0, 4);
 }
-Test(move, gather_8) {
+Test(gather_scatter, gather_8) {
   move_suite(0, 8);
 }
-Test(move, scatter_4) {
+Test(gather_scatter, scatter_4) {
   move_suite(1, 4);
 }
-Test(move, scatter_8) {
+Test(gather_scatter, scatter_8) {
   move_suite(1, 8);
 }
 
-Test(move, bad_input) {
+Test(gather_scatter, bad_input) {
   prism_context *ctx = harness_context(), *other = harness_context();
   prism_buffer *a = harness_poisoned(ctx, 400), *b = harness_poisoned(ctx, 400);
   prism_buffer *i = harness_poisoned(ctx, 400),

@@ -8,7 +8,7 @@
  * reference on a GPU. */
 #include "input.h"
 #include "primitive.h"
-#include "ref_move.h"
+#include "ref_gather_scatter.h"
 
 #include <stdint.h>
 #include <stdio.h>
