@@ -244,17 +244,6 @@ prism_status stage_call(prism_context *ctx, prism__cuda_ctx *c,
   return PRISM_OK;
 }
 
-/* Slices of the input: a full wave of blocks at most, no more than there
- * are tiles, and enough that no block counts 2^32 samples. */
-inline size_t hist_slices(size_t wave, size_t n, size_t tile_items) {
-  const size_t tiles = (n + tile_items - 1) / tile_items;
-  size_t slices = wave < tiles ? wave : tiles;
-  const size_t least = (n >> 31) + 1;
-  if (slices < least)
-    slices = least;
-  return slices < 1 ? 1 : slices;
-}
-
 } // namespace
 } // namespace prism_cuda
 

@@ -273,7 +273,8 @@ prism_status run_blocks(prism_context *ctx, prism__cuda_ctx *c,
   if (per_sm < 1)
     per_sm = 1;
   size_t wave = size_t(c->sm_count) * size_t(per_sm) / p.ranges;
-  const size_t slices = hist_slices(wave ? wave : 1, args->n, P::TILE_ITEMS);
+  const size_t slices =
+      prism__histogram_slices(wave ? wave : 1, args->n, P::TILE_ITEMS);
   const size_t grid = slices * p.ranges;
   histogram_blocks<T><<<unsigned(grid), P::BLOCK_THREADS, p.smem, c->stream>>>(
       static_cast<const T *>(args->samples), args->n, map, p.range_bins,
@@ -287,7 +288,7 @@ prism_status run_atomic(prism_context *ctx, prism__cuda_ctx *c,
                         const BinMap<T> &map) {
   using P = HistPolicy<T>;
   const size_t wave = size_t(c->sm_count) * HIST_BLOCKS_PER_SM;
-  const size_t grid = hist_slices(wave, args->n, P::TILE_ITEMS);
+  const size_t grid = prism__histogram_slices(wave, args->n, P::TILE_ITEMS);
   histogram_atomic<T, C><<<unsigned(grid), P::BLOCK_THREADS, 0, c->stream>>>(
       static_cast<const T *>(args->samples), args->n, map,
       static_cast<C *>(args->counts));

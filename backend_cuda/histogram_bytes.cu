@@ -111,7 +111,7 @@ prism_status run_bytes(prism_context *ctx, prism__cuda_ctx *c,
   if (replicas > unsigned(HIST_MAX_REPLICAS))
     replicas = HIST_MAX_REPLICAS;
   const size_t wave = size_t(c->sm_count) * HIST_BLOCKS_PER_SM;
-  const size_t grid = hist_slices(wave, args->n, P::TILE_ITEMS);
+  const size_t grid = prism__histogram_slices(wave, args->n, P::TILE_ITEMS);
   histogram_bytes<<<unsigned(grid), P::BLOCK_THREADS, 0, c->stream>>>(
       static_cast<const uint8_t *>(args->samples), args->n, map, replicas,
       args->counts, args->counter_type == PRISM_U64);

@@ -129,12 +129,8 @@ __launch_bounds__(SelectPolicy<T>::BLOCK_THREADS,
   const int valid = int(min(size_t(P::TILE_ITEMS), n - base));
 
   T items[S::ITEMS];
-  const unsigned keep =
-      S::select(in, flags, base, valid, aligned, pred, s, items);
-  unsigned tile_kept;
-  const unsigned thread_prefix =
-      block_exclusive_scan<typename S::Count, P::BLOCK_THREADS>(
-          unsigned(__popc(keep)), s.warp_slots, &tile_kept);
+  const auto r = S::rank(in, flags, base, valid, aligned, pred, s, items);
+  const unsigned tile_kept = r.tile_kept;
 
   if (warp_id() == 0) {
     // Pauses help only when many tiles contend (see scan_lookback).
@@ -147,7 +143,7 @@ __launch_bounds__(SelectPolicy<T>::BLOCK_THREADS,
   }
   // The packing needs no look-back result: the other warps do it while
   // warp 0 looks back.
-  S::exchange(items, keep, valid, thread_prefix, tile_kept, s);
+  S::exchange(items, r.keep, valid, r.prefix, tile_kept, s);
   __syncthreads();
 
   const size_t kept_before = s.tile_prefix;
@@ -193,13 +189,9 @@ __global__ void __launch_bounds__(SelectPolicy<T>::BLOCK_THREADS)
   for (size_t base = 0; base < n; base += P::TILE_ITEMS) {
     const int valid = int(min(size_t(P::TILE_ITEMS), n - base));
     T items[S::ITEMS];
-    const unsigned keep =
-        S::select(in, flags, base, valid, aligned, pred, s, items);
-    unsigned tile_kept;
-    const unsigned thread_prefix =
-        block_exclusive_scan<typename S::Count, P::BLOCK_THREADS>(
-            unsigned(__popc(keep)), s.warp_slots, &tile_kept);
-    S::exchange(items, keep, valid, thread_prefix, tile_kept, s);
+    const auto r = S::rank(in, flags, base, valid, aligned, pred, s, items);
+    const unsigned tile_kept = r.tile_kept;
+    S::exchange(items, r.keep, valid, r.prefix, tile_kept, s);
     __syncthreads();
     S::store(out, valid, tile_kept, kept_before,
              kept_total + (base - kept_before), s);

@@ -200,6 +200,23 @@ struct TileSelect {
     return thread_valid == ITEMS ? keep : keep & ((1u << thread_valid) - 1u);
   }
 
+  /* A tile's selection (select) and where it goes: the thread's kept
+   * items start at prefix among the tile's tile_kept. */
+  struct Ranked {
+    unsigned keep, prefix, tile_kept;
+  };
+  static __device__ __forceinline__ Ranked rank(const T *in, const F *flags,
+                                                size_t base, int valid,
+                                                bool aligned,
+                                                const Predicate<T> &pred,
+                                                Smem &s, T (&items)[ITEMS]) {
+    Ranked r;
+    r.keep = select(in, flags, base, valid, aligned, pred, s, items);
+    r.prefix = block_exclusive_scan<Count, THREADS>(unsigned(__popc(r.keep)),
+                                                    s.warp_slots, &r.tile_kept);
+    return r;
+  }
+
   /*
    * Packs the tile in shared memory: kept elements at [0, tile_kept) in
    * order, rejected ones (PARTITION) at [tile_kept, valid) in order. The

@@ -177,17 +177,6 @@ static size_t fit_wg(size_t wg, size_t max_wg) {
   return wg;
 }
 
-/* Groups (slices of the input) for a wave of wave groups: no more than
- * there are tiles, and enough that no group counts 2^32 samples. */
-static size_t hist_slices(size_t wave, size_t n, size_t tile_items) {
-  const size_t tiles = (n + tile_items - 1) / tile_items;
-  size_t slices = wave < tiles ? wave : tiles;
-  const size_t least = (n >> 31) + 1;
-  if (slices < least)
-    slices = least;
-  return slices < 1 ? 1 : slices;
-}
-
 /* The private tables: chunks x copies x (bins + 1) 32-bit counters (256
  * for 1-byte samples, counted by value) within hist.private_bytes, each
  * chunk under 2^31 samples; 0 when impossible. */
@@ -257,8 +246,8 @@ static int plan_blocks(const prism__cl *cl, const prism__histogram_args *a,
   p->edges_bytes = a->ranged ? (range_bins + 1) * t_bytes : t_bytes;
   size_t wave =
       (size_t)cl->facts.compute_units * pol->hist.groups_per_cu / ranges;
-  p->groups =
-      ranges * hist_slices(wave ? wave : 1, a->n, p->wg * (size_t)p->items);
+  p->groups = ranges * prism__histogram_slices(wave ? wave : 1, a->n,
+                                               p->wg * (size_t)p->items);
   return 1;
 }
 
@@ -287,17 +276,17 @@ static void plan_histogram(const prism__cl *cl, const prism__histogram_args *a,
     p->kind = PLAN_BYTES;
     p->replicas = (cl_uint)replicas;
     p->hist_bytes = replicas * 256 * sizeof(cl_uint);
-    p->groups =
-        hist_slices((size_t)cl->facts.compute_units * pol->hist.groups_per_cu,
-                    a->n, p->wg * (size_t)p->items);
+    p->groups = prism__histogram_slices((size_t)cl->facts.compute_units *
+                                            pol->hist.groups_per_cu,
+                                        a->n, p->wg * (size_t)p->items);
     return;
   }
   if (!pol->hist.private_tables && plan_blocks(cl, a, m->t_bytes, p))
     return;
   p->kind = PLAN_ATOMIC;
-  p->groups =
-      hist_slices((size_t)cl->facts.compute_units * pol->hist.groups_per_cu,
-                  a->n, p->wg * (size_t)p->items);
+  p->groups = prism__histogram_slices((size_t)cl->facts.compute_units *
+                                          pol->hist.groups_per_cu,
+                                      a->n, p->wg * (size_t)p->items);
 }
 
 /* Zero counts on the queue (every strategy but histogram_merge adds). */

@@ -125,6 +125,19 @@ typedef struct prism__histogram_args {
   void *counts; /* native handle */
 } prism__histogram_args;
 
+/* The slices (blocks, work-groups) a histogram's samples split into for a
+ * wave of wave of them: no more than there are tiles of tile_items, and
+ * enough that no slice counts 2^32 samples. Both backends' plans. */
+static inline size_t prism__histogram_slices(size_t wave, size_t n,
+                                             size_t tile_items) {
+  const size_t tiles = (n + tile_items - 1) / tile_items;
+  size_t slices = wave < tiles ? wave : tiles;
+  const size_t least = (n >> 31) + 1;
+  if (slices < least)
+    slices = least;
+  return slices < 1 ? 1 : slices;
+}
+
 /* Stream compaction (select_flagged, select_if, partition_*, unique). */
 typedef enum prism__select_mode {
   PRISM__SELECT_FLAGGED = 0, /* keep in[i] where flags[i] != 0 */

@@ -264,6 +264,15 @@ void group_tiles(ulong count, const bfs_groups *groups, ulong *first,
 #endif
 }
 
+/* This group's bitmap tiles (PRISM_BFS_TILE_WORDS words each) of a bitmap
+ * of words words: bottom-up and convert walk the same ones. */
+void group_bitmap_tiles(uint words, const bfs_groups *groups, ulong *first,
+                        ulong *end, ulong *step) {
+  group_tiles(words / PRISM_BFS_TILE_WORDS +
+                  (words % PRISM_BFS_TILE_WORDS != 0),
+              groups, first, end, step);
+}
+
 /* Items of a vertex of out-degree d. */
 uint chunks_of(ulong d) {
   return (uint)((d + CHUNK_EDGES - 1) / CHUNK_EDGES);
@@ -587,9 +596,7 @@ void bottom_up(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
   __global uint *new_bits = bitmap(x, st->visited_parity ^ 1u);
   const uint words = g->words;
   ulong first, end, step;
-  group_tiles(words / PRISM_BFS_TILE_WORDS +
-                  (words % PRISM_BFS_TILE_WORDS != 0),
-              groups, &first, &end, &step);
+  group_bitmap_tiles(words, groups, &first, &end, &step);
   uint mine[OWN_WORDS];
   for (ulong tile = first; (tile = next_tile(tile, end, step, words, 0,
                                              old_bits, new_bits, mine)) < end;
@@ -695,9 +702,7 @@ void convert(const bfs_graph *g, const bfs_search *x, const bfs_state *st,
   const uint parity = st->queue_parity ^ 1u;
   const uint words = g->words;
   ulong first, end, step;
-  group_tiles(words / PRISM_BFS_TILE_WORDS +
-                  (words % PRISM_BFS_TILE_WORDS != 0),
-              groups, &first, &end, &step);
+  group_bitmap_tiles(words, groups, &first, &end, &step);
   uint mine[OWN_WORDS];
   for (ulong tile = first;
        (tile = next_tile(tile, end, step, words, cur, prev, 0, mine)) < end;
