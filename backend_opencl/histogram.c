@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * histogram: counts per bin (kernels_cl/histogram.cl). One strategy per
+ * histogram: counts per bin (kernels_cl/histogram.cl, the CPU strategy in
+ * histogram_chunks.cl). One strategy per
  * call, chosen by the device policy, the sample size and the bin count:
  * - GPUs: histogram_bytes for 1-byte samples (local counters per byte
  *   value, mapped to bins at the end); otherwise histogram_blocks,
@@ -79,6 +80,12 @@ static void map_of(const prism__histogram_args *a, hist_map *m) {
   m->span4 = (cl_uint)a->span, m->span8 = a->span;
   m->width4 = (cl_uint)width, m->width8 = width;
 }
+
+/* The strategies' kernel files: histogram.cl (the mapping, blocks, atomic,
+ * bytes) and the CPU policy's histogram_chunks.cl, built with histogram.cl
+ * ahead. */
+#define BLOCKS_FILE "histogram.cl"
+#define CHUNKS_FILE "histogram_chunks.cl"
 
 /* The kernels' MAP_PARAMS: mode, lower, upper, scale, span, width,
  * range, shift, bins. */
@@ -308,7 +315,7 @@ static prism_status merge_bytes(prism_context *ctx,
                prism_type_size(a->counter_type), 1, p->items, p->copies);
   prism_status st = zero_counts(ctx, a);
   if (st == PRISM_OK)
-    st = prism__cl_kernel(ctx, "histogram.cl", options, "histogram_merge_bytes",
+    st = prism__cl_kernel(ctx, CHUNKS_FILE, options, "histogram_merge_bytes",
                           &merge);
   if (st != PRISM_OK)
     return st;
@@ -332,8 +339,8 @@ static prism_status run_chunks(prism_context *ctx,
   cl_kernel chunks, merge;
   hist_options(options, sizeof options, a->sample_type, 4, 1, p->items,
                p->copies);
-  prism_status st = prism__cl_kernel(ctx, "histogram.cl", options,
-                                     "histogram_chunks", &chunks);
+  prism_status st =
+      prism__cl_kernel(ctx, CHUNKS_FILE, options, "histogram_chunks", &chunks);
   if (st != PRISM_OK)
     return st;
   const cl_ulong chunk = (a->n + p->chunks - 1) / p->chunks;
@@ -350,7 +357,7 @@ static prism_status run_chunks(prism_context *ctx,
   const size_t wg = fit_wg(pol->hist.merge_wg, prism__cl_of(ctx)->facts.max_wg);
   hist_options(options, sizeof options, PRISM_U32,
                prism_type_size(a->counter_type), wg, 4, 1);
-  if ((st = prism__cl_kernel(ctx, "histogram.cl", options, "histogram_merge",
+  if ((st = prism__cl_kernel(ctx, CHUNKS_FILE, options, "histogram_merge",
                              &merge)) != PRISM_OK)
     return st;
   const cl_uint tables = (cl_uint)(p->chunks * p->copies);
@@ -378,7 +385,7 @@ static prism_status run_atomics(prism_context *ctx,
   arg_list l = head_args(c);
   const size_t global = p->groups * p->wg;
   if (p->kind == PLAN_BYTES) {
-    if ((st = prism__cl_kernel(ctx, "histogram.cl", options, "histogram_bytes",
+    if ((st = prism__cl_kernel(ctx, BLOCKS_FILE, options, "histogram_bytes",
                                &kernel)) != PRISM_OK)
       return st;
     const prism__cl_arg own[] = {PRISM__CL_ARG(p->replicas),
@@ -388,14 +395,14 @@ static prism_status run_atomics(prism_context *ctx,
     return launch(ctx, kernel, "histogram_bytes", &l, global, p->wg);
   }
   if (p->kind == PLAN_ATOMIC) {
-    if ((st = prism__cl_kernel(ctx, "histogram.cl", options, "histogram_atomic",
+    if ((st = prism__cl_kernel(ctx, BLOCKS_FILE, options, "histogram_atomic",
                                &kernel)) != PRISM_OK)
       return st;
     const prism__cl_arg own[] = {PRISM__CL_ARG(counts)};
     ARGS_ADD(&l, own);
     return launch(ctx, kernel, "histogram_atomic", &l, global, p->wg);
   }
-  if ((st = prism__cl_kernel(ctx, "histogram.cl", options, "histogram_blocks",
+  if ((st = prism__cl_kernel(ctx, BLOCKS_FILE, options, "histogram_blocks",
                              &kernel)) != PRISM_OK)
     return st;
   const prism__cl_arg own[] = {

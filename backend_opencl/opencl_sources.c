@@ -25,8 +25,20 @@ static const char *const prelude_all[] = {"common.cl", "key_order.h",
 
 /* Ahead of the single-pass kernel files besides: the look-back. */
 #define LOOKBACK_PRELUDE "lookback.cl"
-static const char *const with_lookback[] = {"scan.cl", "select.cl",
-                                            "segmented.cl", "sort_onesweep.cl"};
+static const char *const with_lookback[] = {"scan.cl", "select_lookback.cl",
+                                            "segmented_lookback.cl",
+                                            "sort_onesweep.cl"};
+
+/* Ahead of the segmented strategies' files ("segmented_*.cl") besides:
+ * what both share. */
+#define SEGMENTED_PRELUDE "segmented.cl"
+
+/* Ahead of the compaction strategies' files ("select_*.cl") besides: the
+ * rule and the count passes. */
+#define SELECT_PRELUDE "select.cl"
+
+/* Ahead of the CPU histograms' file besides: the mapping. */
+#define HISTOGRAM_PRELUDE "histogram.cl"
 
 /* Ahead of bfs.cl: the step protocol and its state, core's, as CUDA's. */
 #define BFS_PRELUDE "bfs_step.h"
@@ -47,6 +59,12 @@ size_t prism__cl_prelude(const prism__cl_source *source,
     out[count++] = prism__cl_find_source(SORT_PRELUDE);
   if (uses_lookback(source->name))
     out[count++] = prism__cl_find_source(LOOKBACK_PRELUDE);
+  if (strncmp(source->name, "segmented_", 10) == 0)
+    out[count++] = prism__cl_find_source(SEGMENTED_PRELUDE);
+  if (strncmp(source->name, "select_", 7) == 0)
+    out[count++] = prism__cl_find_source(SELECT_PRELUDE);
+  if (strcmp(source->name, "histogram_chunks.cl") == 0)
+    out[count++] = prism__cl_find_source(HISTOGRAM_PRELUDE);
   if (strcmp(source->name, "bfs.cl") == 0)
     out[count++] = prism__cl_find_source(BFS_PRELUDE);
   return count;

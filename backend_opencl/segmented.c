@@ -36,8 +36,11 @@ typedef struct seg_call {
   size_t elem;
   size_t wg;
   size_t max_chunks;
+  const char *file;  /* the strategy's kernels: segmented_lookback.cl or
+                        segmented_chunks.cl, segmented.cl built ahead */
   char options[256]; /* of the element type and operator */
-  char generic[256]; /* of seg_init and seg_mark, which use neither */
+  char generic[256]; /* of seg_init and seg_mark (segmented.cl alone),
+                        which use neither */
 } seg_call;
 
 static void seg_call_init(seg_call *c, prism_context *ctx,
@@ -48,30 +51,33 @@ static void seg_call_init(seg_call *c, prism_context *ctx,
   c->a = a;
   c->elem = prism_type_size(a->type);
   c->wg = c->pol->seg.wg;
+  c->file =
+      c->pol->seg.lookback ? "segmented_lookback.cl" : "segmented_chunks.cl";
   c->max_chunks =
       (size_t)c->pol->seg.chunks_per_cu * c->cl->facts.compute_units;
   if (c->max_chunks < 1)
     c->max_chunks = 1;
-  prism__cl_options(c->options, sizeof c->options, a->type, a->op,
-                    "-DPRISM_WG=%zu -DPRISM_SEG_CHUNKED=%d -DPRISM_ITEMS=%u "
-                    "-DPRISM_MERGE_ITEMS=%u -DPRISM_LB_WINDOW=%u",
-                    c->wg, !c->pol->seg.lookback,
-                    c->elem == 4 ? c->pol->seg.items_4 : c->pol->seg.items_8,
-                    c->elem == 4 ? c->pol->seg.merge_items_4
-                                 : c->pol->seg.merge_items_8,
-                    c->pol->seg.lb_window);
+  prism__cl_options(
+      c->options, sizeof c->options, a->type, a->op,
+      "-DPRISM_WG=%zu -DPRISM_ITEMS=%u "
+      "-DPRISM_MERGE_ITEMS=%u -DPRISM_LB_WINDOW=%u",
+      c->wg, c->elem == 4 ? c->pol->seg.items_4 : c->pol->seg.items_8,
+      c->elem == 4 ? c->pol->seg.merge_items_4 : c->pol->seg.merge_items_8,
+      c->pol->seg.lb_window);
   prism__cl_options(c->generic, sizeof c->generic, PRISM_U32, PRISM_SUM,
-                    "-DPRISM_WG=%zu -DPRISM_SEG_CHUNKED=%d", c->wg,
-                    !c->pol->seg.lookback);
+                    "-DPRISM_WG=%zu", c->wg);
 }
 
-/* Launches name, built with options, over work_items rounded up to whole
- * work-groups of wg (SEG_LAUNCH: with every slot of the array args). */
+/* Launches name, built with options (the generic ones: from segmented.cl
+ * alone; else from the strategy's file), over work_items rounded up to
+ * whole work-groups of wg (SEG_LAUNCH: with every slot of the array
+ * args). */
 static prism_status seg_launch(seg_call *c, const char *options,
                                const char *name, const prism__cl_arg *args,
                                unsigned nargs, size_t work_items, size_t wg) {
   cl_kernel k;
-  prism_status st = prism__cl_kernel(c->ctx, "segmented.cl", options, name, &k);
+  const char *file = options == c->generic ? "segmented.cl" : c->file;
+  prism_status st = prism__cl_kernel(c->ctx, file, options, name, &k);
   if (st != PRISM_OK)
     return st;
   const size_t global = (work_items + wg - 1) / wg * wg;

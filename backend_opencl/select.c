@@ -2,7 +2,8 @@
 /*
  * select: stream compaction (select_flagged, select_if, partitions,
  * unique), two strategies chosen by the device policy (kernels_cl/select.cl
- * says what each kernel does):
+ * and the strategies' select_lookback.cl and select_chunks.cl say what
+ * each kernel does):
  * - Look-back (GPUs): lookback_init + select_lookback, one pass; partitions
  *   count first (select_count + select_offsets); small n:
  *   select_single_block, one launch.
@@ -59,8 +60,7 @@ static cl_uint keep_table(prism_compare compare) {
  * are compared by order or as floats, else raw bits of its width), the
  * rule, the flags' width, the shape. */
 static void select_options(char *buf, size_t size, const prism__select_args *a,
-                           size_t wg, unsigned items, unsigned window,
-                           int chunked) {
+                           size_t wg, unsigned items, unsigned window) {
   static const char *const mode[] = {"FLAGGED", "IF", "UNIQUE"};
   const size_t elem = prism_type_size(a->type);
   const prism_type bits = elem == 1   ? PRISM_U8
@@ -78,10 +78,10 @@ static void select_options(char *buf, size_t size, const prism__select_args *a,
    * turns signed SUMs unsigned). */
   prism__cl_options(buf, size, type, PRISM_MIN,
                     "-DPRISM_WG=%zu -DPRISM_SELECT_%s -DPRISM_FLAG_%s "
-                    "-DPRISM_PARTITION=%d -DPRISM_SELECT_CHUNKED=%d "
-                    "-DPRISM_ITEMS=%u -DPRISM_LB_WINDOW=%u",
-                    wg, mode[a->mode], flag, a->partition ? 1 : 0, chunked,
-                    items, window);
+                    "-DPRISM_PARTITION=%d -DPRISM_ITEMS=%u "
+                    "-DPRISM_LB_WINDOW=%u",
+                    wg, mode[a->mode], flag, a->partition ? 1 : 0, items,
+                    window);
 }
 
 /* Fill the plan and take scratch_bytes of scratch (at least the words). */
@@ -111,18 +111,24 @@ static prism_status plan_select(prism_context *ctx, const prism__select_args *a,
   return PRISM_OK;
 }
 
+/* The strategies' kernel files; select.cl, which holds the count passes,
+ * is built ahead of each. */
+#define LOOKBACK_FILE "select_lookback.cl"
+#define CHUNKS_FILE "select_chunks.cl"
+
 /* select_count over groups ranges of range_len elements, in work-groups of
- * wg, then select_offsets: starts in the counts array, k in the kept word
- * and, when count_to_dst, at the count's destination. */
+ * wg, then select_offsets (from the strategy's file, with options): starts
+ * in the counts array, k in the kept word and, when count_to_dst, at the
+ * count's destination. */
 static prism_status count_ranges(prism_context *ctx, const select_plan *p,
-                                 const char *options, size_t wg, size_t groups,
-                                 size_t range_len, int count_to_dst) {
+                                 const char *file, const char *options,
+                                 size_t wg, size_t groups, size_t range_len,
+                                 int count_to_dst) {
   cl_kernel count, offsets;
   prism_status st =
-      prism__cl_kernel(ctx, "select.cl", options, "select_count", &count);
+      prism__cl_kernel(ctx, file, options, "select_count", &count);
   if (st == PRISM_OK)
-    st =
-        prism__cl_kernel(ctx, "select.cl", options, "select_offsets", &offsets);
+    st = prism__cl_kernel(ctx, file, options, "select_offsets", &offsets);
   if (st != PRISM_OK)
     return st;
   const cl_ulong n = p->args->n, range = range_len, groups_arg = groups;
@@ -169,16 +175,15 @@ static prism_status select_lookback(prism_context *ctx,
                        "compaction: n = %zu needs more than 2^32 tiles of %zu",
                        a->n, tile);
   char options[384];
-  select_options(options, sizeof options, a, wg, items, pol->select.lb_window,
-                 0);
+  select_options(options, sizeof options, a, wg, items, pol->select.lb_window);
   const cl_ulong n = a->n;
   prism_status st;
   cl_kernel k;
 
   if (tiles <= pol->select.single_tiles) {
     if ((st = plan_select(ctx, a, SCRATCH_ARRAYS, plan)) != PRISM_OK ||
-        (st = prism__cl_kernel(ctx, "select.cl", options, "select_single_block",
-                               &k)) != PRISM_OK)
+        (st = prism__cl_kernel(ctx, LOOKBACK_FILE, options,
+                               "select_single_block", &k)) != PRISM_OK)
       return st;
     const prism__cl_arg args[] = {PRISM__CL_ARG(plan->in),
                                   PRISM__CL_ARG(plan->flags),
@@ -215,9 +220,9 @@ static prism_status select_lookback(prism_context *ctx,
                         plan)) != PRISM_OK)
     return st;
   cl_kernel init;
-  if ((st = prism__cl_kernel(ctx, "select.cl", options, "lookback_init",
+  if ((st = prism__cl_kernel(ctx, LOOKBACK_FILE, options, "lookback_init",
                              &init)) != PRISM_OK ||
-      (st = prism__cl_kernel(ctx, "select.cl", options, "select_lookback",
+      (st = prism__cl_kernel(ctx, LOOKBACK_FILE, options, "select_lookback",
                              &k)) != PRISM_OK)
     return st;
   const cl_ulong ticket_offset = SCRATCH_TICKET, kept_offset = SCRATCH_KEPT;
@@ -229,7 +234,7 @@ static prism_status select_lookback(prism_context *ctx,
   st = PRISM__CL_LAUNCH(ctx, init, "lookback_init", init_args,
                         (tiles + wg - 1) / wg * wg, wg);
   if (st == PRISM_OK && a->partition)
-    st = count_ranges(ctx, plan, options, wg, groups, range, 0);
+    st = count_ranges(ctx, plan, LOOKBACK_FILE, options, wg, groups, range, 0);
   if (st != PRISM_OK)
     return st;
   const prism__cl_arg args[] = {PRISM__CL_ARG(plan->in),
@@ -272,16 +277,16 @@ static prism_status select_chunked(prism_context *ctx,
   chunks = (a->n + chunk - 1) / chunk;
 
   char options[384];
-  select_options(options, sizeof options, a, 1, 1, 1, 1);
+  select_options(options, sizeof options, a, 1, 1, 1);
   prism_status st =
       plan_select(ctx, a, SCRATCH_ARRAYS + chunks * sizeof(cl_ulong), plan);
   const select_plan p = *plan;
   cl_kernel k;
   if (st == PRISM_OK)
-    st = prism__cl_kernel(ctx, "select.cl", options, "select_chunks", &k);
+    st = prism__cl_kernel(ctx, CHUNKS_FILE, options, "select_chunks", &k);
   const cl_uint has_offsets = chunks > 1;
   if (st == PRISM_OK && has_offsets)
-    st = count_ranges(ctx, &p, options, 1, chunks, chunk, 1);
+    st = count_ranges(ctx, &p, CHUNKS_FILE, options, 1, chunks, chunk, 1);
   if (st != PRISM_OK)
     return st;
   const cl_ulong n = a->n, chunk_arg = chunk;

@@ -45,21 +45,21 @@
   ((wg) * (items) * ((key_bytes) + 2) + (1 << PRISM_SORT_RANK_BITS) * (wg)*2 + \
    2 * (wg)*8 + (radix) * (4 + 4 + 8) + 4)
 
-/* select_lookback (select.cl): the tile and its selection bytes, the
+/* select_lookback (select_lookback.cl): the tile and its selection bytes, the
  * scan buffer of 64-bit counts, the look-back (counts), the ticket, the
  * element before the tile. select_single_block declares less. */
 #define PRISM_LOCAL_SELECT(wg, items, t_bytes, window)                         \
   ((wg) * (items) * ((t_bytes) + 1) + 2 * (wg)*8 +                             \
    PRISM_LOCAL_WINDOW(window, 8) + 4 + (t_bytes))
 
-/* seg_scan_lookback (segmented.cl): the tile and its marks, the
+/* seg_scan_lookback (segmented_lookback.cl): the tile and its marks, the
  * segmented scan's values and kinds, the look-back (pairs), the ticket.
  * seg_scan_single_block declares less. */
 #define PRISM_LOCAL_SEG_SCAN(wg, items, t_bytes, window)                       \
   ((wg) * (items) * ((t_bytes) + 1) + 2 * (wg) * ((t_bytes) + 4) +             \
    PRISM_LOCAL_WINDOW(window, (t_bytes) + 4) + 4)
 
-/* seg_reduce_tiles (segmented.cl), items the merge items: the elements
+/* seg_reduce_tiles (segmented_lookback.cl), items the merge items: the elements
  * and the bound slots (as wide as T, two more), the splits, the segmented
  * scan's values and kinds, the look-back (pairs), the ticket and the
  * broken flag. */

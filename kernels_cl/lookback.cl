@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lookback.cl: the decoupled look-back (Merrill & Garland 2016), written
- * once for the single-pass kernels: built ahead of scan.cl, select.cl,
- * segmented.cl and sort_onesweep.cl, after common.cl and core/lookback.h,
- * whose status words (flags, value words, count words) it reads and writes.
+ * once for the single-pass kernels: built ahead of scan.cl, select_lookback.cl,
+ * segmented_lookback.cl and sort_onesweep.cl, after common.cl and
+ * core/lookback.h, whose status words (flags, value words, count words) it
+ * reads and writes.
  *
  * A tile publishes what it knows as soon as it knows it, then walks back
  * over its predecessors' statuses, combining aggregates until it meets a

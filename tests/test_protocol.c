@@ -75,11 +75,15 @@ Test(protocol, count_words_round_trip) {
 
 /* Every kernel source takes the status constants from lookback.h. */
 Test(protocol, kernels_define_no_status_of_their_own) {
-  static const char *const files[] = {
-      "kernels_cl/scan.cl",           "kernels_cl/select.cl",
-      "kernels_cl/segmented.cl",      "kernels_cl/sort_onesweep.cl",
-      "backend_cuda/tile_status.cuh", "backend_cuda/count_status.cuh",
-      "backend_cuda/sort_status.cuh", "backend_cuda/segmented_status.cuh"};
+  static const char *const files[] = {"kernels_cl/scan.cl",
+                                      "kernels_cl/select.cl",
+                                      "kernels_cl/select_lookback.cl",
+                                      "kernels_cl/segmented_lookback.cl",
+                                      "kernels_cl/sort_onesweep.cl",
+                                      "backend_cuda/tile_status.cuh",
+                                      "backend_cuda/count_status.cuh",
+                                      "backend_cuda/sort_status.cuh",
+                                      "backend_cuda/segmented_status.cuh"};
   static const char *const banned[] = {
       "#define STATUS_EMPTY", "#define STATUS_PREFIX",
       "#define STATUS_FLAG_SHIFT", "STATUS_PREFIX = 2", "<< 62"};
