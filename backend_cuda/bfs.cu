@@ -74,9 +74,9 @@ __global__ void bfs_init(Graph g, Search s, uint32_t source) {
   st.unvisited_edges = g.m - in_degree;
   st.reached = 1;
   st.reached_edges = degree;
-  st = choose(st, false, s.heuristic);
+  st = prism_bfs_choose(st, 0, s.heuristic);
   s.control->state[0] = st;
-  if (st.phase == PHASE_DONE)
+  if (st.phase == PRISM_BFS_PHASE_DONE)
     s.control->result = st;
 }
 
@@ -85,7 +85,7 @@ __global__ void bfs_init(Graph g, Search s, uint32_t source) {
  * warp. */
 __device__ __forceinline__ bool team_step(const State &st,
                                           uint32_t team_warps) {
-  return st.phase == PHASE_TOP_DOWN &&
+  return st.phase == PRISM_BFS_PHASE_TOP_DOWN &&
          st.small_count <= team_warps * BFS_TEAM_TILE &&
          st.item_count <= team_warps;
 }
@@ -228,7 +228,7 @@ __launch_bounds__(BFS_THREADS, min_blocks_for_arch(BFS_MIN_BLOCKS, BFS_THREADS))
       continue; // every block derives S_k again
     }
     const State &st = smem.state;
-    if (st.phase == PHASE_DONE)
+    if (st.phase == PRISM_BFS_PHASE_DONE)
       return;
     const Team team = step_team(small, team_blocks);
     ahead.loaded =
@@ -237,7 +237,8 @@ __launch_bounds__(BFS_THREADS, min_blocks_for_arch(BFS_MIN_BLOCKS, BFS_THREADS))
     // The loop's state again, from shared memory: none of it stays in
     // registers through the step's work.
     in_team = team_blocks && team_step(st, team_blocks * WARPS);
-    ahead_known = st.phase == PHASE_TOP_DOWN || st.phase == PHASE_CONVERT;
+    ahead_known = st.phase == PRISM_BFS_PHASE_TOP_DOWN ||
+                  st.phase == PRISM_BFS_PHASE_CONVERT;
     ahead_parity = st.queue_parity ^ 1u;
     k = smem.step + 1;
     if (in_team)
@@ -254,7 +255,7 @@ __launch_bounds__(BFS_THREADS, min_blocks_for_arch(BFS_MIN_BLOCKS, BFS_THREADS))
     bfs_step(Graph g, Search s, unsigned long long k) {
   __shared__ StepSmem smem;
   derive(s, k, smem);
-  if (smem.state.phase != PHASE_DONE)
+  if (smem.state.phase != PRISM_BFS_PHASE_DONE)
     work<PARENTS>(g, s, k, smem, whole_grid(), Ahead{Entry{0, 0, 0}, false});
 }
 
@@ -381,7 +382,7 @@ prism_status run_steps(prism_context *ctx, prism__cuda_ctx *c, Graph g,
     if (pending[w]) {
       pending[w] = false;
       PRISM_CUDA_TRY(ctx, cudaEventSynchronize, events[w]);
-      if (flags[w] == PHASE_DONE)
+      if (flags[w] == PRISM_BFS_PHASE_DONE)
         return PRISM_OK;
     }
     if (k > max_steps)
@@ -470,7 +471,7 @@ prism_status run_bfs(prism_context *ctx, prism__cuda_ctx *c,
                                &result);
   if (st != PRISM_OK)
     return st;
-  if (result.phase != PHASE_DONE)
+  if (result.phase != PRISM_BFS_PHASE_DONE)
     return prism__fail(ctx, PRISM_INTERNAL, "CUDA backend: bfs did not end");
   a->result->levels = size_t(result.levels);
   a->result->reached = size_t(result.reached);

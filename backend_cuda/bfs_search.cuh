@@ -70,7 +70,7 @@ struct Search {
   uint32_t item_capacity; /* entries of each items queue */
   int32_t *levels;
   int32_t *parents; /* NULL without parents */
-  Heuristic heuristic;
+  prism_bfs_switch heuristic;
 
   // By parity, without indexing the arrays (which would copy a kernel
   // parameter to local memory).

@@ -16,13 +16,6 @@
 namespace prism_cuda {
 namespace bfs {
 
-enum Phase : uint32_t {
-  PHASE_TOP_DOWN = PRISM_BFS_PHASE_TOP_DOWN,
-  PHASE_BOTTOM_UP = PRISM_BFS_PHASE_BOTTOM_UP,
-  PHASE_CONVERT = PRISM_BFS_PHASE_CONVERT,
-  PHASE_DONE = PRISM_BFS_PHASE_DONE
-};
-
 /* S_k, 16-byte aligned and sized for load_global. */
 using State = prism_bfs_state;
 static_assert(sizeof(State) == PRISM_BFS_STATE_BYTES && alignof(State) == 16 &&
@@ -48,18 +41,9 @@ struct Control {
   unsigned int grid_barrier, team_barrier;
 };
 
-/* The switch thresholds (prism_bfs_options) and the vertex count. */
-using Heuristic = prism_bfs_switch;
-
-/* The phase after a step that found s's frontier (core/bfs_step.h). */
-__device__ __forceinline__ State choose(State s, bool after_bottom_up,
-                                        const Heuristic &h) {
-  return prism_bfs_choose(s, after_bottom_up, h);
-}
-
 /* S_k from S_{k-1} and what step k-1 added up (core/bfs_step.h). */
 __device__ __forceinline__ State advance(State s, const Accum &a,
-                                         const Heuristic &h) {
+                                         const prism_bfs_switch &h) {
   return prism_bfs_advance(
       s, prism_bfs_sums{a.small, a.items, a.vertices, a.out_edges, a.in_edges},
       h);

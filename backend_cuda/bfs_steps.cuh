@@ -66,7 +66,7 @@ derive_state(const Search &s, unsigned long long k, StepSmem &smem) {
   if (blockIdx.x == 0) {
     c->state[k & 1] = cur;
     c->acc[(k + 1) % 3] = Accum{};
-    if (cur.phase == PHASE_DONE)
+    if (cur.phase == PRISM_BFS_PHASE_DONE)
       c->result = cur;
   }
 }
@@ -91,10 +91,10 @@ __device__ __forceinline__ void work(const Graph &g, const Search &s,
   Accum *acc = &s.control->acc[k % 3];
   Tally t{0, 0, 0};
   switch (st.phase) {
-  case PHASE_TOP_DOWN:
+  case PRISM_BFS_PHASE_TOP_DOWN:
     top_down<PARENTS>(g, s, st, acc, t, team, ahead);
     break;
-  case PHASE_BOTTOM_UP:
+  case PRISM_BFS_PHASE_BOTTOM_UP:
     bottom_up<PARENTS>(g, s, st, t, team);
     break;
   default:

@@ -154,7 +154,7 @@ T op(T a, T b) {
  * once: pass variables. */
 #if PRISM_VEC > 1
 #define opv(a, b) PRISM_OP_EXPR(a, b, AS_VSBITS)
-#define FOLD_LANES_4(x, v, i, j, k, l)                                          \
+#define FOLD_LANES_4(x, v, i, j, k, l)                                         \
   op(op(op(op(x, (v).i), (v).j), (v).k), (v).l)
 #define REDUCE_LANES_2(v) op((v).s0, (v).s1)
 #define REDUCE_LANES_4(v) op(op(REDUCE_LANES_2(v), (v).s2), (v).s3)

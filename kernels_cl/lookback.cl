@@ -18,7 +18,7 @@
  * NVIDIA keeps out of the SM's L1 (not coherent across SMs).
  *
  * Here:
- * - lb_ticket: the tile a work-group owns, drawn from an atomic counter
+ * - draw_tile: the tile a work-group owns, drawn from an atomic counter
  *   (draw order, not get_group_id, so every tile a walk waits for belongs
  *   to a group that is already running); lookback_init clears the counter
  *   and the status words before a pass.
@@ -27,7 +27,7 @@
  *   words per tile.
  * - Count words (compaction, the radix sort's digits): lb_publish_count,
  *   lb_read_count.
- * - The walks: PRISM_DEFINE_LOOK_BACK, a work-group reading
+ * - The walks: PRISM_DEFINE_LOOKBACK, a work-group reading
  *   PRISM_LB_WINDOW predecessors at once (scan, select, segmented), and
  *   lb_walk_counts, one work-item alone (the sort, whose tile walks RADIX
  *   digits at once, one per work-item: a group walk per digit would put
@@ -42,7 +42,7 @@
 
 /* The tile id this work-group owns, from the counter at ticket; drawn by
  * work-item 0 into drawn. Every work-item calls it; ends with a barrier. */
-uint lb_ticket(__global uint *ticket, __local uint *drawn) {
+uint draw_tile(__global uint *ticket, __local uint *drawn) {
   if (get_local_id(0) == 0)
     *drawn = atomic_inc(ticket);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -152,7 +152,7 @@ uint lb_read_count(volatile __global const ulong *status, ulong i,
 /* ---- the walks ---------------------------------------------------------- */
 
 /*
- * PRISM_DEFINE_LOOK_BACK(NAME, V, STATE, STATUS, READ, PUT, GET, COMBINE,
+ * PRISM_DEFINE_LOOKBACK(NAME, V, STATE, STATUS, READ, PUT, GET, COMBINE,
  * NONE) defines
  *   V NAME(uint t, STATUS status, __local STATE *lb)
  * which returns the combination of every tile before t (t > 0): it walks
@@ -175,8 +175,8 @@ uint lb_read_count(volatile __global const ulong *status, ulong i,
  * a pair's value and kind in two arrays, since NVIDIA's OpenCL loses the
  * values of 8-byte pairs kept in local memory as structs.)
  */
-#define PRISM_DEFINE_LOOK_BACK(NAME, V, STATE, STATUS, READ, PUT, GET,         \
-                               COMBINE, NONE)                                  \
+#define PRISM_DEFINE_LOOKBACK(NAME, V, STATE, STATUS, READ, PUT, GET, COMBINE, \
+                              NONE)                                            \
   V NAME(uint t, STATUS status, __local STATE *lb) {                           \
     const uint lid = get_local_id(0);                                          \
     if (lid == 0) {                                                            \

@@ -79,8 +79,8 @@ uint scan_status_read(lb_values s, ulong p, T *value) {
   return lb_read_value(s, p, value, &kind);
 }
 
-PRISM_DEFINE_LOOK_BACK(scan_walk, T, scan_lb_state, lb_values, scan_status_read,
-                       LB_PUT, LB_GET, op, IDENTITY)
+PRISM_DEFINE_LOOKBACK(scan_walk, T, scan_lb_state, lb_values, scan_status_read,
+                      LB_PUT, LB_GET, op, IDENTITY)
 
 /*
  * Look-back for tile t with aggregate total: publish the aggregate (tile
@@ -88,7 +88,7 @@ PRISM_DEFINE_LOOK_BACK(scan_walk, T, scan_lb_state, lb_values, scan_status_read,
  * tile before t, publish t's inclusive prefix. Returns t's exclusive
  * prefix.
  */
-T look_back(uint t, T total, lb_values s, __local scan_lb_state *lb) {
+T scan_tile_lookback(uint t, T total, lb_values s, __local scan_lb_state *lb) {
   const uint lid = get_local_id(0);
   if (lid == 0)
     lb_publish_value(t == 0 ? s.prefix : s.aggregate, t, total, 0);
@@ -120,7 +120,7 @@ scan_lookback(__global const T *in, __global T *out, ulong n, uint exclusive,
       sizeof tile + sizeof buf + sizeof lb + sizeof drawn,
       PRISM_LOCAL_SCAN(PRISM_WG, PRISM_ITEMS, T_BYTES, PRISM_LB_WINDOW));
 
-  const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
+  const uint t = draw_tile(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong base = (ulong)t * TILE;
   const lb_values status =
       lb_values_at(scratch, aggregate_offset, prefix_offset);
@@ -128,7 +128,7 @@ scan_lookback(__global const T *in, __global T *out, ulong n, uint exclusive,
   tile_load(in, n, base, tile);
   T total;
   const T mine = wg_scan_exclusive(tile_thread_reduce(tile), buf, &total);
-  const T before = look_back(t, total, status, &lb);
+  const T before = scan_tile_lookback(t, total, status, &lb);
   tile_thread_scan(tile, op(before, mine), exclusive);
   tile_store(out, n, base, tile);
 }

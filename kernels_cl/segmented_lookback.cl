@@ -52,9 +52,9 @@ uint seg_status_read(lb_values s, ulong p, seg_pair *pair) {
   return lb_read_value(s, p, &pair->value, &pair->kind);
 }
 
-PRISM_DEFINE_LOOK_BACK(seg_walk, seg_pair, seg_lb_state, lb_values,
-                       seg_status_read, SEG_LB_PUT, SEG_LB_GET, seg_combine,
-                       SEG_NONE)
+PRISM_DEFINE_LOOKBACK(seg_walk, seg_pair, seg_lb_state, lb_values,
+                      seg_status_read, SEG_LB_PUT, SEG_LB_GET, seg_combine,
+                      SEG_NONE)
 
 /*
  * Look-back for tile t whose pair is total. A tile with a mark (total.kind
@@ -65,8 +65,8 @@ PRISM_DEFINE_LOOK_BACK(seg_walk, seg_pair, seg_lb_state, lb_values,
  * without a mark then publishes its prefix. Returns the pair of everything
  * before tile t (SEG_NONE for tile 0 or wait = 0).
  */
-seg_pair seg_look_back(uint t, seg_pair total, uint wait, lb_values s,
-                       __local seg_lb_state *lb) {
+seg_pair seg_lookback(uint t, seg_pair total, uint wait, lb_values s,
+                      __local seg_lb_state *lb) {
   const uint lid = get_local_id(0);
   if (lid == 0)
     lb_publish_value(t == 0 || total.kind ? s.prefix : s.aggregate, t,
@@ -163,7 +163,7 @@ seg_scan_lookback(__global const T *in, __global T *out, ulong n,
           sizeof lb + sizeof drawn,
       PRISM_LOCAL_SEG_SCAN(PRISM_WG, PRISM_ITEMS, T_BYTES, PRISM_LB_WINDOW));
 
-  const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
+  const uint t = draw_tile(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong base = (ulong)t * TILE;
   const lb_values status =
       lb_values_at(scratch, aggregate_offset, prefix_offset);
@@ -175,7 +175,7 @@ seg_scan_lookback(__global const T *in, __global T *out, ulong n,
   const seg_pair mine = wg_seg_scan_exclusive(seg_thread_reduce(tile, mark),
                                               scan_values, scan_kinds, &total);
   const seg_pair before =
-      seg_look_back(t, total, mark[0] == KIND_NONE, status, &lb);
+      seg_lookback(t, total, mark[0] == KIND_NONE, status, &lb);
   seg_thread_scan(tile, mark, seg_combine(before, mine), exclusive);
   seg_tile_store(out, n, base, tile, mark);
 }
@@ -300,7 +300,7 @@ seg_reduce_tiles(__global const T *in, ulong n, __global const uchar *offsets,
 
   if (lid == 0)
     broken = 0;
-  const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
+  const uint t = draw_tile(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong total_items = n + num_segments + 1;
   const ulong d0 = min((ulong)t * MERGE_TILE, total_items);
   const ulong d1 = min(d0 + MERGE_TILE, total_items);
@@ -388,7 +388,7 @@ seg_reduce_tiles(__global const T *in, ulong n, __global const uchar *offsets,
   const seg_pair before_mine =
       wg_seg_scan_exclusive(mine, scan_values, scan_kinds, &total);
   const seg_pair before =
-      seg_look_back(t, total, kb0 > 0 || tb == 0, status, &lb);
+      seg_lookback(t, total, kb0 > 0 || tb == 0, status, &lb);
 
   /* Walk the items: each bound closes a segment. */
   T acc = seg_combine(before, before_mine).value;

@@ -95,14 +95,14 @@ typedef struct count_lb_state {
   long next;
 } count_lb_state;
 
-PRISM_DEFINE_LOOK_BACK(count_walk, ulong, count_lb_state,
-                       volatile __global ulong *, lb_read_count, LB_PUT, LB_GET,
-                       PRISM_ADD_COUNTS, 0)
+PRISM_DEFINE_LOOKBACK(count_walk, ulong, count_lb_state,
+                      volatile __global ulong *, lb_read_count, LB_PUT, LB_GET,
+                      PRISM_ADD_COUNTS, 0)
 
 /* Look-back for tile t (> 0), whose aggregate is published: the kept
  * count of the tiles before t; publishes t's prefix. */
-ulong count_look_back(uint t, ulong total, volatile __global ulong *status,
-                      __local count_lb_state *lb) {
+ulong count_lookback(uint t, ulong total, volatile __global ulong *status,
+                     __local count_lb_state *lb) {
   const ulong exclusive = count_walk(t, status, lb);
   if (get_local_id(0) == 0)
     lb_publish_count(status, t, PRISM_LB_PREFIX, exclusive + total);
@@ -145,7 +145,7 @@ select_lookback(__global const T *in, __global const F *flags, __global T *out,
       PRISM_LOCAL_SELECT(PRISM_WG, PRISM_ITEMS, T_BYTES, PRISM_LB_WINDOW));
   const uint lid = get_local_id(0);
 
-  const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
+  const uint t = draw_tile(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong base = (ulong)t * TILE;
   const uint count = (uint)min((ulong)TILE, n - base);
 
@@ -162,7 +162,7 @@ select_lookback(__global const T *in, __global const F *flags, __global T *out,
     lb_publish_count(status, t, t == 0 ? PRISM_LB_PREFIX : PRISM_LB_AGGREGATE,
                      total);
   tile_exchange(x, mask, count, (uint)mine, (uint)total, tile);
-  const ulong kept_before = t == 0 ? 0 : count_look_back(t, total, status, &lb);
+  const ulong kept_before = t == 0 ? 0 : count_lookback(t, total, status, &lb);
 
   if (lid == 0 && count_wanted && t == tiles - 1)
     *SCRATCH(ulong, count_buf, count_offset) = kept_before + total;

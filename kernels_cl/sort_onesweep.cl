@@ -46,7 +46,7 @@ sort_onesweep(__global const K *keys_in, __global K *keys_out,
   const tile_refs tr = {keys, index, counters, scan_buf};
   const uint lid = get_local_id(0);
 
-  const uint t = lb_ticket(SCRATCH(uint, scratch, ticket_offset), &drawn);
+  const uint t = draw_tile(SCRATCH(uint, scratch, ticket_offset), &drawn);
   const ulong base = (ulong)t * TILE;
   const uint count = (uint)min((ulong)TILE, n - base);
 
