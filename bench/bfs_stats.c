@@ -23,19 +23,11 @@ void bfs_searches_add(bfs_searches *s, double seconds, size_t edges) {
   s->teps[s->count++] = seconds > 0 ? (double)edges / seconds : 0;
 }
 
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* The median (sorts x). */
-static double median(double *x, int count) {
-  qsort(x, (size_t)count, sizeof *x, compare_double);
-  return count % 2 ? x[count / 2] : 0.5 * (x[count / 2 - 1] + x[count / 2]);
-}
-
 double bfs_searches_median_teps(bfs_searches *s) {
-  return median(s->teps, s->count);
+  bench_timing t;
+  bench_sort_doubles(s->teps, s->count);
+  bench_timing_from_sorted(s->teps, s->count, &t);
+  return t.median_s; /* the median of the TEPS, not a time */
 }
 
 void bfs_searches_row(bfs_searches *s, report_row *row) {
@@ -43,7 +35,7 @@ void bfs_searches_row(bfs_searches *s, report_row *row) {
   double inverse = 0;
   for (int i = 0; i < s->count; i++)
     inverse += 1 / s->teps[i];
-  qsort(s->seconds, (size_t)s->count, sizeof *s->seconds, compare_double);
+  bench_sort_doubles(s->seconds, s->count);
   bench_timing_from_sorted(s->seconds, s->count, &t);
   row->status = REPORT_OK;
   row->seconds = t.median_s;

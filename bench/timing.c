@@ -58,6 +58,10 @@ static int compare_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+void bench_sort_doubles(double *x, int count) {
+  qsort(x, (size_t)count, sizeof *x, compare_double);
+}
+
 /* The p-quantile of count sorted values, linear between neighbours (p 0.5
  * is the usual median). */
 static double quantile(const double *sorted, int count, double p) {
@@ -117,7 +121,7 @@ static int time_calls(bench_fn prepare, bench_fn call, bench_fn sync, void *arg,
       return rc;
     }
   }
-  qsort(times, (size_t)reps, sizeof *times, compare_double);
+  bench_sort_doubles(times, reps);
   bench_timing_from_sorted(times, reps, out);
   out->k = k;
   free(times);

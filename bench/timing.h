@@ -40,6 +40,9 @@ typedef struct bench_timing {
 /* Seconds on the monotonic clock. */
 double bench_now(void);
 
+/* x[0 .. count) in ascending order. */
+void bench_sort_doubles(double *x, int count);
+
 /* Fill median, quartiles, min and max from count > 0 times, sorted
  * ascending (bfs.c: one time per search). */
 void bench_timing_from_sorted(const double *sorted, int count,
