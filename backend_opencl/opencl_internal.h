@@ -130,7 +130,7 @@ prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
                    local)
 
 /* Sources a program may be built from ahead of its kernel file. */
-#define PRISM_CL_MAX_PRELUDE 8
+#define PRISM_CL_MAX_PRELUDE 6
 
 /** The embedded sources built ahead of source, in order (common.cl first;
  * an entry is NULL if not embedded); returns their count. */

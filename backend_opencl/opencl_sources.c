@@ -20,52 +20,42 @@ const prism__cl_source *prism__cl_find_source(const char *name) {
 static const char *const prelude_all[] = {"common.cl", "key_order.h",
                                           "lookback.h", "local_memory.h"};
 
-/* Ahead of the sort files ("sort_*.cl") besides: their keys and tiles. */
-#define SORT_PRELUDE "sort_keys.cl"
+/* Sources built ahead of one kernel file besides, after prelude_all, in
+ * this order: the sort's keys and tiles (sort_keys.cl), the look-back
+ * (lookback.cl) for the single-pass kernels, a primitive's shared file for
+ * its strategies' files (segmented.cl, select.cl, histogram.cl), the BFS
+ * step protocol (core's bfs_step.h). A file not listed gets prelude_all
+ * alone. */
+#define PRISM_CL_MAX_AHEAD 2
+static const struct {
+  const char *file;
+  const char *ahead[PRISM_CL_MAX_AHEAD];
+} ahead_of[] = {
+    {"scan.cl", {"lookback.cl"}},
+    {"select_lookback.cl", {"lookback.cl", "select.cl"}},
+    {"select_chunks.cl", {"select.cl"}},
+    {"segmented_lookback.cl", {"lookback.cl", "segmented.cl"}},
+    {"segmented_chunks.cl", {"segmented.cl"}},
+    {"histogram_chunks.cl", {"histogram.cl"}},
+    {"sort_single.cl", {"sort_keys.cl"}},
+    {"sort_upsweep.cl", {"sort_keys.cl"}},
+    {"sort_onesweep.cl", {"sort_keys.cl", "lookback.cl"}},
+    {"sort_classic.cl", {"sort_keys.cl"}},
+    {"bfs.cl", {"bfs_step.h"}},
+};
 
-/* Ahead of the single-pass kernel files besides: the look-back. */
-#define LOOKBACK_PRELUDE "lookback.cl"
-static const char *const with_lookback[] = {"scan.cl", "select_lookback.cl",
-                                            "segmented_lookback.cl",
-                                            "sort_onesweep.cl"};
-
-/* Ahead of the segmented strategies' files ("segmented_*.cl") besides:
- * what both share. */
-#define SEGMENTED_PRELUDE "segmented.cl"
-
-/* Ahead of the compaction strategies' files ("select_*.cl") besides: the
- * rule and the count passes. */
-#define SELECT_PRELUDE "select.cl"
-
-/* Ahead of the CPU histograms' file besides: the mapping. */
-#define HISTOGRAM_PRELUDE "histogram.cl"
-
-/* Ahead of bfs.cl: the step protocol and its state, core's, as CUDA's. */
-#define BFS_PRELUDE "bfs_step.h"
-
-static int uses_lookback(const char *name) {
-  for (size_t i = 0; i < sizeof with_lookback / sizeof *with_lookback; i++)
-    if (strcmp(name, with_lookback[i]) == 0)
-      return 1;
-  return 0;
-}
+_Static_assert(sizeof prelude_all / sizeof *prelude_all + PRISM_CL_MAX_AHEAD <=
+                   PRISM_CL_MAX_PRELUDE,
+               "opencl_internal.h's PRISM_CL_MAX_PRELUDE holds every list");
 
 size_t prism__cl_prelude(const prism__cl_source *source,
                          const prism__cl_source **out) {
   size_t count = 0;
   for (size_t i = 0; i < sizeof prelude_all / sizeof *prelude_all; i++)
     out[count++] = prism__cl_find_source(prelude_all[i]);
-  if (strncmp(source->name, "sort_", 5) == 0)
-    out[count++] = prism__cl_find_source(SORT_PRELUDE);
-  if (uses_lookback(source->name))
-    out[count++] = prism__cl_find_source(LOOKBACK_PRELUDE);
-  if (strncmp(source->name, "segmented_", 10) == 0)
-    out[count++] = prism__cl_find_source(SEGMENTED_PRELUDE);
-  if (strncmp(source->name, "select_", 7) == 0)
-    out[count++] = prism__cl_find_source(SELECT_PRELUDE);
-  if (strcmp(source->name, "histogram_chunks.cl") == 0)
-    out[count++] = prism__cl_find_source(HISTOGRAM_PRELUDE);
-  if (strcmp(source->name, "bfs.cl") == 0)
-    out[count++] = prism__cl_find_source(BFS_PRELUDE);
+  for (size_t i = 0; i < sizeof ahead_of / sizeof *ahead_of; i++)
+    if (strcmp(source->name, ahead_of[i].file) == 0)
+      for (size_t j = 0; j < PRISM_CL_MAX_AHEAD && ahead_of[i].ahead[j]; j++)
+        out[count++] = prism__cl_find_source(ahead_of[i].ahead[j]);
   return count;
 }
