@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,17 @@ void harness_require_type(prism_context *ctx, prism_type type) {
   if (!prism_context_supports(ctx, type))
     cr_skip_test("%s is not supported on %s", prism_type_name(type),
                  prism_context_device_name(ctx));
+}
+
+size_t harness_max_n(void) {
+  const char *env = getenv("PRISM_TEST_MAX_N");
+  char *end = NULL;
+  unsigned long long v = env && *env ? strtoull(env, &end, 10) : 0;
+  if (!env || !*env)
+    return SIZE_MAX;
+  cr_assert(end && *end == '\0' && v > 0,
+            "PRISM_TEST_MAX_N='%s' is not a positive count", env);
+  return v > SIZE_MAX ? SIZE_MAX : (size_t)v;
 }
 
 void *harness_malloc(size_t bytes) {

@@ -47,6 +47,12 @@ prism_buffer *harness_poisoned(prism_context *ctx, size_t bytes);
 /** Read a whole buffer back into a new malloc'd host array. */
 void *harness_download(prism_buffer *buf);
 
+/** The largest element count a suite's size sweep goes to: PRISM_TEST_MAX_N
+ * when set (for instrumented runs such as compute-sanitizer's racecheck,
+ * where every launch costs seconds), otherwise no limit. Sizes above it are
+ * left out of the sweep, not shortened. */
+size_t harness_max_n(void);
+
 /** malloc that fails the test instead of returning NULL. */
 void *harness_malloc(size_t bytes);
 

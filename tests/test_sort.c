@@ -157,8 +157,11 @@ static void sort_suite(prism_type type, size_t value_size, int descending) {
   harness_require_type(ctx, type);
   unsigned bits = (unsigned)prism_type_size(type) * 8;
   sort_case c = {type, value_size, descending, 0, bits, 0};
+  const size_t max_n = harness_max_n();
   for (size_t s = 0; s < vec_sizes_count; s++) {
     size_t n = vec_sizes[s];
+    if (n > max_n)
+      continue;
     for (int vp = 0; vp < VEC_PATTERN_COUNT; vp++)
       if (vec_pattern_applies(vp, type) &&
           (n <= 65537 || vp == VEC_RANDOM || vp == VEC_SPECIAL))
@@ -173,6 +176,8 @@ static void sort_suite(prism_type type, size_t value_size, int descending) {
   static const size_t range_sizes[] = {1, 1000, 4097, 65537, 300001};
   for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
     for (size_t s = 0; s < sizeof range_sizes / sizeof range_sizes[0]; s++) {
+      if (range_sizes[s] > max_n)
+        continue;
       c.begin_bit = ranges[r][0];
       c.end_bit = ranges[r][1];
       check_sort(ctx, &c, KEYS_SHARED, VEC_RANDOM, range_sizes[s]);
@@ -184,7 +189,8 @@ static void sort_suite(prism_type type, size_t value_size, int descending) {
   c.in_place = 1;
   static const size_t in_place_sizes[] = {1, 2, 1000, 4097, 65537, 1000003};
   for (size_t s = 0; s < sizeof in_place_sizes / sizeof in_place_sizes[0]; s++)
-    check_sort(ctx, &c, KEYS_SHARED, VEC_RANDOM, in_place_sizes[s]);
+    if (in_place_sizes[s] <= max_n)
+      check_sort(ctx, &c, KEYS_SHARED, VEC_RANDOM, in_place_sizes[s]);
   prism_context_destroy(ctx);
 }
 
