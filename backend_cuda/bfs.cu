@@ -407,14 +407,16 @@ prism_status run_bfs(prism_context *ctx, prism__cuda_ctx *c,
     return st;
   char *base = static_cast<char *>(scratch);
   Graph g;
-  g.offsets = static_cast<const uint64_t *>(a->offsets);
-  g.cols = static_cast<const uint32_t *>(a->cols);
-  g.in_offsets = static_cast<const uint64_t *>(a->in_offsets);
-  g.in_cols = static_cast<const uint32_t *>(a->in_cols);
+  // The graph, levels and parents are read and written one element at a
+  // time: element alignment (all a view has) is enough.
+  g.offsets = mem_ptr<const uint64_t>(a->offsets);
+  g.cols = mem_ptr<const uint32_t>(a->cols);
+  g.in_offsets = mem_ptr<const uint64_t>(a->in_offsets);
+  g.in_cols = mem_ptr<const uint32_t>(a->in_cols);
   g.m = a->m;
   g.n = uint32_t(a->n);
   g.words = uint32_t((a->n + WARP_THREADS - 1) / WARP_THREADS);
-  g.directed = a->in_offsets != a->offsets;
+  g.directed = g.in_offsets != g.offsets; // by address: one address space
   Search s;
   s.control = reinterpret_cast<Control *>(base);
   for (int p = 0; p < 2; ++p) {
@@ -424,8 +426,8 @@ prism_status run_bfs(prism_context *ctx, prism__cuda_ctx *c,
     s.items[p] = reinterpret_cast<uint2 *>(base + l.items + p * l.items_bytes);
   }
   s.item_capacity = uint32_t(l.item_capacity);
-  s.levels = static_cast<int32_t *>(a->levels);
-  s.parents = static_cast<int32_t *>(a->parents);
+  s.levels = mem_ptr<int32_t>(a->levels);
+  s.parents = mem_ptr<int32_t>(a->parents); // NULL without parents
   // Options beyond float's range mean "always" / "never" all the same.
   s.heuristic.alpha = a->alpha > 3e38 ? INFINITY : float(a->alpha);
   s.heuristic.beta = a->beta > 3e38 ? INFINITY : float(a->beta);
@@ -433,10 +435,10 @@ prism_status run_bfs(prism_context *ctx, prism__cuda_ctx *c,
 
   // Levels and parents start at -1; the control block and first bitmap at
   // 0 (the second is written whole by the first bottom-up step).
-  PRISM_CUDA_TRY(ctx, cudaMemsetAsync, a->levels, 0xFF, a->n * sizeof(int32_t),
+  PRISM_CUDA_TRY(ctx, cudaMemsetAsync, s.levels, 0xFF, a->n * sizeof(int32_t),
                  c->stream);
-  if (a->parents)
-    PRISM_CUDA_TRY(ctx, cudaMemsetAsync, a->parents, 0xFF,
+  if (s.parents)
+    PRISM_CUDA_TRY(ctx, cudaMemsetAsync, s.parents, 0xFF,
                    a->n * sizeof(int32_t), c->stream);
   PRISM_CUDA_TRY(ctx, cudaMemsetAsync, base, 0, sizeof(Control), c->stream);
   PRISM_CUDA_TRY(ctx, cudaMemsetAsync, s.visited[0], 0,
@@ -489,6 +491,6 @@ extern "C" prism_status prism__cuda_bfs(prism_context *ctx,
   prism_status st = prism__cuda_enter(ctx, &c);
   if (st != PRISM_OK)
     return st;
-  return args->parents ? prism_cuda::bfs::run_bfs<true>(ctx, c, args)
-                       : prism_cuda::bfs::run_bfs<false>(ctx, c, args);
+  return args->parents.native ? prism_cuda::bfs::run_bfs<true>(ctx, c, args)
+                              : prism_cuda::bfs::run_bfs<false>(ctx, c, args);
 }

@@ -49,7 +49,10 @@ __device__ __forceinline__ State advance(State s, const Accum &a,
       h);
 }
 
-/* A State or Accum written by other blocks, loaded past the SM's L1. */
+/* A State or Accum written by other blocks, loaded past the SM's L1. The
+ * uint4 loads need p 16-byte aligned: it is always in the Control block at
+ * the start of the context's scratch (cudaMalloc'd, 256-byte aligned),
+ * never in a caller's buffer, so views do not reach it. */
 template <class T> __device__ __forceinline__ T load_global(const T *p) {
   static_assert(sizeof(T) % 16 == 0, "whole 16-byte words");
   union {

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CUDA backend's vtable: probing, contexts, finish, and the shared error
- * helpers. Memory entry points live in memory.cu, primitives in reduce.cu,
- * scan.cu, sort.cu and gather_scatter.cu.
+ * The CUDA backend's vtable: probing, contexts (on prism's own stream or
+ * the caller's), finish, and the shared error helpers. Memory entry points
+ * live in memory.cu, events in events.cu, primitives in reduce.cu, scan.cu,
+ * sort.cu, gather_scatter.cu and the others; prism_cuda.h in
+ * cuda_interop.cu.
  *
  * The CUDA runtime is linked statically, so this file must behave on a
  * machine with no driver at all: every runtime call that can meet a missing
@@ -121,9 +123,10 @@ static prism_status cuda_probe(int *count, char *reason, size_t reason_size) {
   return status;
 }
 
-/* Releases what context_init made; tolerates a half-built state. */
+/* Releases what context_init made; tolerates a half-built state. The
+ * caller's stream is left alone (context_fini has finished it). */
 static void release(prism__cuda_ctx *c) {
-  if (c->stream) {
+  if (c->own_stream) {
     (void)cudaStreamSynchronize(c->stream);
     (void)cudaStreamDestroy(c->stream);
   }
@@ -135,10 +138,36 @@ static void release(prism__cuda_ctx *c) {
   free(c);
 }
 
-/* Fills c from the device's attributes and creates its stream and result
- * slots. */
+/* Whether the caller's stream belongs to device (the one current):
+ * PRISM_INVALID_ARGUMENT naming `stream` otherwise. The legacy and
+ * per-thread default streams (0, cudaStreamLegacy, cudaStreamPerThread)
+ * stand for the current device's own, so they always do. */
+static prism_status check_stream(prism_context *ctx, int device,
+                                 cudaStream_t stream) {
+  if (stream == 0 || stream == cudaStreamLegacy ||
+      stream == cudaStreamPerThread)
+    return PRISM_OK;
+  int owner = -1;
+  cudaError_t err = cudaStreamGetDevice(stream, &owner);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    return prism__fail_native(ctx, PRISM_INVALID_ARGUMENT, (long long)err,
+                              "stream %p cannot be used: cudaStreamGetDevice: "
+                              "%s",
+                              (void *)stream, cudaGetErrorString(err));
+  }
+  if (owner != device)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "stream %p belongs to CUDA device %d, not to device %d",
+                       (void *)stream, owner, device);
+  return PRISM_OK;
+}
+
+/* Fills c from the device's attributes, creates its stream unless the
+ * caller gave one (native: c->stream is set, c->own_stream 0) and its
+ * result slots. */
 static prism_status open_device(prism_context *ctx, prism__cuda_ctx *c,
-                                prism__device_info *info) {
+                                int native, prism__device_info *info) {
   PRISM_CUDA_TRY(ctx, cudaSetDevice, c->device);
   cudaDeviceProp prop;
   PRISM_CUDA_TRY(ctx, cudaGetDeviceProperties, &prop, c->device);
@@ -146,8 +175,15 @@ static prism_status open_device(prism_context *ctx, prism__cuda_ctx *c,
   c->max_threads_per_sm = prop.maxThreadsPerMultiProcessor > 0
                               ? prop.maxThreadsPerMultiProcessor
                               : 1024;
-  PRISM_CUDA_TRY(ctx, cudaStreamCreateWithFlags, &c->stream,
-                 cudaStreamNonBlocking);
+  if (native) {
+    prism_status st = check_stream(ctx, c->device, c->stream);
+    if (st != PRISM_OK)
+      return st;
+  } else {
+    PRISM_CUDA_TRY(ctx, cudaStreamCreateWithFlags, &c->stream,
+                   cudaStreamNonBlocking);
+    c->own_stream = 1;
+  }
   PRISM_CUDA_TRY(ctx, cudaMallocHost, &c->host_result,
                  PRISM__CUDA_RESULT_BYTES);
   PRISM_CUDA_TRY(ctx, cudaMalloc, &c->dev_result, PRISM__CUDA_RESULT_BYTES);
@@ -175,24 +211,29 @@ static prism_status cuda_context_init(prism_context *ctx,
     return prism__fail_native(ctx, PRISM_BACKEND_UNAVAILABLE, (long long)err,
                               "CUDA backend unavailable: %s", line);
   }
+  // The caller's own device and stream (prism_cuda_context_create).
+  const prism__cuda_native_request *native =
+      (const prism__cuda_native_request *)request->native;
+  const int device = native ? native->device : request->device;
   if (count == 0)
     return prism__fail(ctx, PRISM_DEVICE_NOT_FOUND,
                        "CUDA device %d not found: the CUDA driver found no "
                        "device",
-                       request->device);
-  if (request->device < 0 || request->device >= count)
+                       device);
+  if (device < 0 || device >= count)
     return prism__fail(ctx, PRISM_DEVICE_NOT_FOUND,
                        "CUDA device %d not found: %d CUDA device%s (valid "
                        "indices 0..%d)",
-                       request->device, count, count == 1 ? "" : "s",
-                       count - 1);
+                       device, count, count == 1 ? "" : "s", count - 1);
 
   prism__cuda_ctx *c = (prism__cuda_ctx *)calloc(1, sizeof *c);
   if (!c)
     return prism__fail(ctx, PRISM_OUT_OF_MEMORY,
                        "out of host memory for the CUDA context");
-  c->device = request->device;
-  prism_status status = open_device(ctx, c, info);
+  c->device = device;
+  if (native)
+    c->stream = native->stream;
+  prism_status status = open_device(ctx, c, native != NULL, info);
   if (status != PRISM_OK) {
     release(c);
     return status;
@@ -206,6 +247,10 @@ static void cuda_context_fini(prism_context *ctx) {
   if (!c)
     return;
   (void)cudaSetDevice(c->device);
+  // The caller's stream outlives the context, but queued work may still
+  // use the result slots and scratch: finish it first (0: the legacy one).
+  if (!c->own_stream)
+    (void)cudaStreamSynchronize(c->stream);
   release(c);
   prism__set_impl(ctx, NULL);
 }
@@ -240,4 +285,11 @@ extern "C" const prism__backend prism__backend_cuda = {
     prism__cuda_select,
     prism__cuda_segmented,
     prism__cuda_bfs,
+    prism__cuda_mem_identity,
+    prism__cuda_mem_unwrap,
+    prism__cuda_event_record,
+    prism__cuda_event_wait,
+    prism__cuda_event_query,
+    prism__cuda_queue_wait,
+    prism__cuda_event_release,
 };

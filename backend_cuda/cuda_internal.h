@@ -14,15 +14,31 @@
 
 #include <cuda_runtime_api.h>
 
+/* What prism_cuda_context_create hands context_init as the request's
+ * native member (core/backend.h): the caller's device and stream. */
+typedef struct prism__cuda_native_request {
+  int device;
+  cudaStream_t stream;
+} prism__cuda_native_request;
+
 /* Backend state of one context (stored with prism__set_impl). */
 typedef struct prism__cuda_ctx {
   int device;
   int sm_count;           /* streaming multiprocessors: grid sizing */
   int max_threads_per_sm; /* resident threads per SM: blocks per SM */
-  cudaStream_t stream;    /* non-blocking: never waits on stream 0 */
+  cudaStream_t stream;    /* prism's own: non-blocking, never waits on
+                             stream 0; or the caller's (any kind) */
+  int own_stream;         /* 1: prism created stream and destroys it */
   void *host_result;      /* pinned: results read back land here */
   void *dev_result;       /* one element: reduce writes its result here */
 } prism__cuda_ctx;
+
+/* The device address of a buffer argument (core/backend.h): its memory's
+ * pointer plus the view's byte offset; NULL for an absent optional one.
+ * Only element-aligned: vector paths check their own alignment. */
+static inline void *prism__cuda_ptr(prism__mem m) {
+  return m.native ? (void *)((char *)m.native + m.offset) : NULL;
+}
 
 /* Bytes of each per-context result slot: room for any element type
  * (cudaMalloc hands out at least this much anyway). */
@@ -64,7 +80,8 @@ prism_status prism__cuda_read_result(prism_context *ctx, prism__cuda_ctx *c,
 
 /* Vtable members defined outside cuda_backend.cu (memory.cu, reduce.cu,
  * scan.cu, sort.cu, gather_scatter.cu, histogram.cu, select.cu,
- * segmented.cu, bfs.cu); see core/backend.h for their contracts. */
+ * segmented.cu, bfs.cu, cuda_interop.cu); see core/backend.h for their
+ * contracts. */
 prism_status prism__cuda_mem_alloc(prism_context *ctx, size_t bytes,
                                    void **native);
 void prism__cuda_mem_free(prism_context *ctx, void *native);
@@ -91,6 +108,15 @@ prism_status prism__cuda_select(prism_context *ctx,
 prism_status prism__cuda_segmented(prism_context *ctx,
                                    const prism__segmented_args *args);
 prism_status prism__cuda_bfs(prism_context *ctx, const prism__bfs_args *args);
+void prism__cuda_mem_identity(prism_context *ctx, void *native,
+                              const void **space, uint64_t *base);
+void prism__cuda_mem_unwrap(prism_context *ctx, void *native);
+prism_status prism__cuda_event_record(prism_context *ctx, void **native);
+prism_status prism__cuda_event_wait(prism_context *ctx, void *native);
+prism_status prism__cuda_event_query(prism_context *ctx, void *native,
+                                     int *done);
+prism_status prism__cuda_queue_wait(prism_context *ctx, void *native);
+void prism__cuda_event_release(prism_context *ctx, void *native);
 
 #ifdef __cplusplus
 }
@@ -104,5 +130,14 @@ prism_status prism__cuda_bfs(prism_context *ctx, const prism__bfs_args *args);
     if (prism_err_ != cudaSuccess)                                             \
       return prism__cuda_fail((ctx), prism_err_, #fn);                         \
   } while (0)
+
+#ifdef __cplusplus
+namespace prism_cuda {
+/* prism__cuda_ptr as a T * (const T for inputs). */
+template <class T> inline T *mem_ptr(prism__mem m) {
+  return static_cast<T *>(prism__cuda_ptr(m));
+}
+} // namespace prism_cuda
+#endif
 
 #endif /* PRISM_BACKEND_CUDA_INTERNAL_H */

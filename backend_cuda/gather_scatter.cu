@@ -70,9 +70,10 @@ template <class E, class I, bool SCATTER, bool CHECKED>
 prism_status launch_move(prism_context *ctx, prism__cuda_ctx *c,
                          const prism__gather_scatter_args *args,
                          unsigned long long *first_bad) {
-  const E *in = static_cast<const E *>(args->in);
-  const I *idx = static_cast<const I *>(args->indices);
-  E *out = static_cast<E *>(args->out);
+  // One element per thread, no vectors: element alignment is enough.
+  const E *in = mem_ptr<const E>(args->in);
+  const I *idx = mem_ptr<const I>(args->indices);
+  E *out = mem_ptr<E>(args->out);
   const size_t n = args->n;
   for (size_t base = 0; base < n; base += MOVE_CHUNK_ELEMENTS) {
     const size_t count =

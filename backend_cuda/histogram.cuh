@@ -220,6 +220,58 @@ template <class T> BinMap<T> bin_map(const prism__histogram_args *a) {
   return m;
 }
 
+/*
+ * histogram_head: the samples before the first 16-byte boundary of a
+ * view's samples (at most 15 bytes, 3 or 1 samples), which the vectorised
+ * kernels cannot load: thread t counts sample t straight into counts with
+ * a global atomic (zeroed by the host; BIN_SEARCH searches every edge, in
+ * global memory). One block of HEAD_THREADS, launched only for such views.
+ */
+constexpr int HEAD_THREADS = VECTOR_BYTES;
+
+template <class T>
+__global__ void __launch_bounds__(HEAD_THREADS)
+    histogram_head(const T *samples, unsigned head, BinMap<T> map, void *counts,
+                   int wide_counts) {
+  if (threadIdx.x >= head)
+    return;
+  const T x[1] = {samples[threadIdx.x]};
+  unsigned bin[1];
+  item_bins(map, x, 0, map.bins, bin);
+  if (bin[0] == NO_BIN)
+    return;
+  if (wide_counts)
+    atomicAdd(static_cast<unsigned long long *>(counts) + bin[0], 1ull);
+  else
+    atomicAdd(static_cast<unsigned *>(counts) + bin[0], 1u);
+}
+
+/* The vectorised kernels load 16-byte vectors from the start of samples,
+ * so they need it on a 16-byte boundary: a whole buffer is, a view need
+ * only be element-aligned. For a view that is not, histogram_head counts
+ * the samples before the first boundary and *samples and *n are moved past
+ * them, so the kernels themselves stay as they are for the aligned case.
+ * After stage_call (counts zeroed). */
+template <class T>
+prism_status split_head(prism_context *ctx, prism__cuda_ctx *c,
+                        const prism__histogram_args *args, const BinMap<T> &map,
+                        const T **samples, size_t *n) {
+  *samples = mem_ptr<const T>(args->samples);
+  *n = args->n;
+  size_t head = (VECTOR_BYTES - uintptr_t(*samples) % VECTOR_BYTES) %
+                VECTOR_BYTES / sizeof(T);
+  if (head > *n)
+    head = *n;
+  if (head == 0)
+    return PRISM_OK;
+  histogram_head<T><<<1, HEAD_THREADS, 0, c->stream>>>(
+      *samples, unsigned(head), map, prism__cuda_ptr(args->counts),
+      args->counter_type == PRISM_U64);
+  *samples += head;
+  *n -= head;
+  return prism__cuda_check_launch(ctx, "histogram_head");
+}
+
 /* A call's map into map; counts zeroed on the stream; a ranged histogram's
  * edges copied into scratch for map (cudaMemcpyAsync from pageable memory
  * returns once the edges are staged, so the caller may reuse them at
@@ -229,7 +281,7 @@ prism_status stage_call(prism_context *ctx, prism__cuda_ctx *c,
                         const prism__histogram_args *args, BinMap<T> &map) {
   map = bin_map<T>(args);
   const size_t counter_bytes = args->counter_type == PRISM_U64 ? 8 : 4;
-  PRISM_CUDA_TRY(ctx, cudaMemsetAsync, args->counts, 0,
+  PRISM_CUDA_TRY(ctx, cudaMemsetAsync, prism__cuda_ptr(args->counts), 0,
                  args->bins * counter_bytes, c->stream);
   if (args->ranged) {
     const size_t bytes = (args->bins + 1) * sizeof(T);

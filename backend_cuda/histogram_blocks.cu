@@ -65,7 +65,8 @@ __device__ __forceinline__ void count_items(const unsigned (&bin)[GROUP],
  * vector k * BLOCK_THREADS + t: coalesced), all before counting any, then
  * counts them in groups of GROUP. The last, partial tile is loaded element
  * by element by the slice whose turn it is. Trip counts are the same for
- * the whole block, so count_items always has the whole warp.
+ * the whole block, so count_items always has the whole warp. samples must
+ * be 16-byte aligned (split_head, histogram.cuh, sees to it).
  */
 template <class T, class Count>
 __device__ __forceinline__ void
@@ -276,9 +277,14 @@ prism_status run_blocks(prism_context *ctx, prism__cuda_ctx *c,
   const size_t slices =
       prism__histogram_slices(wave ? wave : 1, args->n, P::TILE_ITEMS);
   const size_t grid = slices * p.ranges;
+  const T *samples = NULL;
+  size_t n = 0;
+  prism_status st = split_head(ctx, c, args, map, &samples, &n);
+  if (st != PRISM_OK)
+    return st;
   histogram_blocks<T><<<unsigned(grid), P::BLOCK_THREADS, p.smem, c->stream>>>(
-      static_cast<const T *>(args->samples), args->n, map, p.range_bins,
-      p.ranges, p.replicas, args->counts, args->counter_type == PRISM_U64);
+      samples, n, map, p.range_bins, p.ranges, p.replicas,
+      prism__cuda_ptr(args->counts), args->counter_type == PRISM_U64);
   return prism__cuda_check_launch(ctx, "histogram_blocks");
 }
 
@@ -289,9 +295,13 @@ prism_status run_atomic(prism_context *ctx, prism__cuda_ctx *c,
   using P = HistPolicy<T>;
   const size_t wave = size_t(c->sm_count) * HIST_BLOCKS_PER_SM;
   const size_t grid = prism__histogram_slices(wave, args->n, P::TILE_ITEMS);
+  const T *samples = NULL;
+  size_t n = 0;
+  prism_status st = split_head(ctx, c, args, map, &samples, &n);
+  if (st != PRISM_OK)
+    return st;
   histogram_atomic<T, C><<<unsigned(grid), P::BLOCK_THREADS, 0, c->stream>>>(
-      static_cast<const T *>(args->samples), args->n, map,
-      static_cast<C *>(args->counts));
+      samples, n, map, mem_ptr<C>(args->counts));
   return prism__cuda_check_launch(ctx, "histogram_atomic");
 }
 

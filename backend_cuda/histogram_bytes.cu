@@ -49,7 +49,7 @@ __device__ __forceinline__ void count_bytes(const uint4 &v, unsigned *h) {
  * sum to counts with one global atomic (zeroed by the host).
  * Traffic: each sample read once (coalesced 16-byte loads); one shared
  * atomic per byte (one per 16 or 512 bytes of one value); at most 256
- * global atomics per block.
+ * global atomics per block. samples must be 16-byte aligned (split_head).
  */
 __global__ void
 __launch_bounds__(HistPolicy<uint8_t>::BLOCK_THREADS,
@@ -112,9 +112,14 @@ prism_status run_bytes(prism_context *ctx, prism__cuda_ctx *c,
     replicas = HIST_MAX_REPLICAS;
   const size_t wave = size_t(c->sm_count) * HIST_BLOCKS_PER_SM;
   const size_t grid = prism__histogram_slices(wave, args->n, P::TILE_ITEMS);
+  const uint8_t *samples = NULL;
+  size_t n = 0;
+  prism_status st = split_head(ctx, c, args, map, &samples, &n);
+  if (st != PRISM_OK)
+    return st;
   histogram_bytes<<<unsigned(grid), P::BLOCK_THREADS, 0, c->stream>>>(
-      static_cast<const uint8_t *>(args->samples), args->n, map, replicas,
-      args->counts, args->counter_type == PRISM_U64);
+      samples, n, map, replicas, prism__cuda_ptr(args->counts),
+      args->counter_type == PRISM_U64);
   return prism__cuda_check_launch(ctx, "histogram_bytes");
 }
 

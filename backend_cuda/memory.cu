@@ -179,3 +179,19 @@ extern "C" prism_status prism__cuda_mem_copy(prism_context *ctx, void *dst,
                  cudaMemcpyDeviceToDevice, c->stream);
   return PRISM_OK;
 }
+
+/* One address space: a buffer's identity is its device address, so views
+ * and wraps of one allocation compare by their byte ranges. */
+extern "C" void prism__cuda_mem_identity(prism_context *ctx, void *native,
+                                         const void **space, uint64_t *base) {
+  (void)ctx;
+  *space = NULL;
+  *base = (uint64_t)(uintptr_t)native;
+}
+
+/* Wrapped memory is the caller's (prism_cuda_buffer_wrap): nothing to
+ * release. */
+extern "C" void prism__cuda_mem_unwrap(prism_context *ctx, void *native) {
+  (void)ctx;
+  (void)native;
+}

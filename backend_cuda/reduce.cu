@@ -32,7 +32,9 @@ __device__ __forceinline__ T reduce_vec(const Vec16<T> &x) {
 /* This thread's share of in[0, n): vectors tid, tid + threads, ... in
  * UNROLL independent accumulators (loads of one trip do not wait on each
  * other), then the few elements before the first 16-byte boundary and after
- * the last whole vector, one per thread. */
+ * the last whole vector, one per thread. Alignment: in needs only its
+ * element's (a view's start); the vectors start at in + head, on a 16-byte
+ * boundary, whatever in is. */
 template <class T, prism_op OP>
 __device__ __forceinline__ T thread_reduce(const T *__restrict__ in, size_t n,
                                            size_t tid, size_t threads) {
@@ -127,8 +129,11 @@ template <class T, prism_op OP>
 prism_status run_reduce(prism_context *ctx, prism__cuda_ctx *c,
                         const prism__reduce_args *args) {
   using P = ReducePolicy<T>;
-  const T *in = static_cast<const T *>(args->in);
-  T *result = static_cast<T *>(args->out ? args->out : c->dev_result);
+  // in may start on any element boundary (a view): thread_reduce loads
+  // whole 16-byte vectors only from the first 16-byte boundary on.
+  const T *in = mem_ptr<const T>(args->in);
+  T *result = args->out.native ? mem_ptr<T>(args->out)
+                               : static_cast<T *>(c->dev_result);
   const unsigned grid =
       reduce_grid<T>(c->sm_count, c->max_threads_per_sm, args->n);
 
@@ -156,7 +161,7 @@ prism_status run_reduce(prism_context *ctx, prism__cuda_ctx *c,
       return st;
   }
 
-  if (args->out)
+  if (args->out.native)
     return PRISM_OK;
   return prism__cuda_read_result(ctx, c, result, sizeof(T), args->result);
 }

@@ -183,12 +183,15 @@ template <class T, prism_op OP>
 prism_status run_scan(prism_context *ctx, prism__cuda_ctx *c,
                       const prism__scan_args *args) {
   using P = ScanPolicy<T>;
-  const T *in = static_cast<const T *>(args->in);
-  T *out = static_cast<T *>(args->out);
+  const T *in = mem_ptr<const T>(args->in);
+  T *out = mem_ptr<T>(args->out);
   const size_t n = args->n;
   const bool exclusive = args->kind == PRISM_EXCLUSIVE;
-  // Buffers from cudaMalloc always are; checked so that a future offset
-  // view cannot turn a vector access into a fault.
+  // WarpTile's 128-bit loads of in and stores to out need both on a 16-byte
+  // boundary (whole buffers are; a view need only be element-aligned).
+  // Every warp's slice starts a whole number of vectors after it (tiles
+  // and slices are multiples of 16 bytes), so this one check covers them
+  // all; otherwise every access is element by element.
   const bool aligned = (uintptr_t(in) | uintptr_t(out)) % VECTOR_BYTES == 0;
   const size_t num_tiles = (n + P::TILE_ITEMS - 1) / P::TILE_ITEMS;
 

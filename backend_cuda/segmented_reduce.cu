@@ -354,8 +354,11 @@ prism_status run_reduce(prism_context *ctx, prism__cuda_ctx *c,
   unsigned long long *splits = reinterpret_cast<unsigned long long *>(
       scratch + control_bytes + status_bytes);
 
-  const T *in = static_cast<const T *>(a->in);
-  T *out = static_cast<T *>(a->out);
+  // Every access below is element by element: element alignment (all a
+  // view has) is enough.
+  const T *in = mem_ptr<const T>(a->in);
+  T *out = mem_ptr<T>(a->out);
+  const void *offsets = prism__cuda_ptr(a->offsets);
   const unsigned code = offset_code(a->offset_type);
   const bool checked = a->first_bad != NULL;
   // The two status arrays lie back to back: search thread t clears words
@@ -363,15 +366,14 @@ prism_status run_reduce(prism_context *ctx, prism__cuda_ctx *c,
   const size_t search_blocks =
       (num_tiles + 1 + SEG_MARK_THREADS - 1) / SEG_MARK_THREADS;
   seg_reduce_search<<<unsigned(search_blocks), SEG_MARK_THREADS, 0,
-                      c->stream>>>(a->offsets, code, a->n, a->num_segments,
-                                   unsigned(num_tiles), P::TILE_ITEMS, splits,
-                                   status.aggregate, 2 * Status::STATUS_WORDS,
-                                   control);
+                      c->stream>>>(
+      offsets, code, a->n, a->num_segments, unsigned(num_tiles), P::TILE_ITEMS,
+      splits, status.aggregate, 2 * Status::STATUS_WORDS, control);
   if ((st = prism__cuda_check_launch(ctx, "seg_reduce_search")) != PRISM_OK)
     return st;
   seg_reduce_tiles<T, OP>
       <<<unsigned(num_tiles), P::BLOCK_THREADS, 0, c->stream>>>(
-          in, a->n, a->offsets, code, a->num_segments, out, splits, status,
+          in, a->n, offsets, code, a->num_segments, out, splits, status,
           control, checked);
   if ((st = prism__cuda_check_launch(ctx, "seg_reduce_tiles")) != PRISM_OK)
     return st;
@@ -380,7 +382,7 @@ prism_status run_reduce(prism_context *ctx, prism__cuda_ctx *c,
     blocks = a->num_segments;
   seg_reduce_segments<T, OP>
       <<<unsigned(blocks), P::BLOCK_THREADS, 0, c->stream>>>(
-          in, a->n, a->offsets, code, a->num_segments, out, control, checked);
+          in, a->n, offsets, code, a->num_segments, out, control, checked);
   if ((st = prism__cuda_check_launch(ctx, "seg_reduce_segments")) != PRISM_OK)
     return st;
   if (!checked)

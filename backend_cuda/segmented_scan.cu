@@ -96,7 +96,7 @@ __global__ void __launch_bounds__(SEG_MARK_THREADS)
 struct MarkSource {
   const void *flags;
   unsigned flag_bytes;
-  bool aligned; // flags on a 16-byte boundary
+  bool aligned; // flags on their vector's boundary (see run_scan)
   const unsigned *starts;
   const unsigned *ends;
 };
@@ -146,8 +146,9 @@ template <class T, prism_op OP> struct SegTileScan {
 
   /* The warp's flags [first, first + valid) as 0/1 bytes into heads, in
    * element order (0 past valid). vec: the slice is whole and its flags
-   * 16-byte aligned, so each lane loads four flags at a time (two of 8
-   * bytes), coalesced; else one flag per lane and step. */
+   * start on their vector's boundary (4 bytes for u8 flags, 16 for wider:
+   * MarkSource::aligned), so each lane loads four flags at a time (two of
+   * 8 bytes), coalesced; else one flag per lane and step. */
   static __device__ __forceinline__ void stage_flags(const MarkSource &m,
                                                      size_t first, int valid,
                                                      bool vec,
@@ -409,7 +410,8 @@ prism_status launch_mark(prism_context *ctx, prism__cuda_ctx *c,
                              : SEG_MARK_CHUNK;
     const size_t blocks = (count + SEG_MARK_THREADS - 1) / SEG_MARK_THREADS;
     seg_mark<<<unsigned(blocks), SEG_MARK_THREADS, 0, c->stream>>>(
-        a->offsets, code, a->num_segments, a->n, base, starts, ends, first_bad);
+        prism__cuda_ptr(a->offsets), code, a->num_segments, a->n, base, starts,
+        ends, first_bad);
     prism_status st = prism__cuda_check_launch(ctx, "seg_mark");
     if (st != PRISM_OK)
       return st;
@@ -428,11 +430,14 @@ prism_status run_scan(prism_context *ctx, prism__cuda_ctx *c,
                       const prism__segmented_args *a) {
   using P = SegScanPolicy<T>;
   using Status = SegStatus<T>;
-  const T *in = static_cast<const T *>(a->in);
-  T *out = static_cast<T *>(a->out);
+  const T *in = mem_ptr<const T>(a->in);
+  T *out = mem_ptr<T>(a->out);
   const size_t n = a->n;
   const bool exclusive = a->kind == PRISM_EXCLUSIVE;
-  const bool by_offsets = a->offsets != NULL;
+  const bool by_offsets = a->offsets.native != NULL;
+  // WarpTile's 128-bit loads of in and stores to out need both on a 16-byte
+  // boundary (whole buffers are; a view need only be element-aligned);
+  // warp slices start whole vectors after it. Otherwise element by element.
   const bool aligned = (uintptr_t(in) | uintptr_t(out)) % VECTOR_BYTES == 0;
   const size_t num_tiles = (n + P::TILE_ITEMS - 1) / P::TILE_ITEMS;
   const bool single = num_tiles <= P::SINGLE_BLOCK_MAX_TILES;
@@ -448,9 +453,15 @@ prism_status run_scan(prism_context *ctx, prism__cuda_ctx *c,
   const size_t bitmap_bytes =
       by_offsets ? prism__cuda_align((n / 32 + 2) * sizeof(unsigned)) : 0;
   const size_t bytes = control_bytes + status_bytes + 2 * bitmap_bytes;
-  MarkSource marks = {a->flags, unsigned(prism_type_size(a->flag_type)),
-                      uintptr_t(a->flags) % VECTOR_BYTES == 0, nullptr,
-                      nullptr};
+  // stage_flags' vector path reads each lane's four flags as one access:
+  // 4 bytes for u8 flags, 16 (uint4, ulonglong2) for wider ones, so flags
+  // must start on that boundary; a warp's slice starts a multiple of 128
+  // flags after it.
+  const void *flags = prism__cuda_ptr(a->flags);
+  const size_t flag_bytes = prism_type_size(a->flag_type);
+  const uintptr_t flag_vector = flag_bytes == 1 ? 4 : VECTOR_BYTES;
+  MarkSource marks = {flags, unsigned(flag_bytes),
+                      uintptr_t(flags) % flag_vector == 0, nullptr, nullptr};
   unsigned char *scratch = NULL;
   if (!single || by_offsets) {
     void *native = NULL;

@@ -214,19 +214,23 @@ template <prism__select_mode MODE, class T, class F, bool PARTITION>
 prism_status run_select(prism_context *ctx, prism__cuda_ctx *c,
                         const prism__select_args *args) {
   using P = SelectPolicy<T>;
-  const T *in = static_cast<const T *>(args->in);
-  const F *flags = static_cast<const F *>(args->flags);
-  T *out = static_cast<T *>(args->out);
+  const T *in = mem_ptr<const T>(args->in);
+  const F *flags = mem_ptr<const F>(args->flags); // NULL unless FLAGGED
+  T *out = mem_ptr<T>(args->out);
   const size_t n = args->n;
-  // Buffers from cudaMalloc always are; checked so that a future offset
-  // view cannot turn a vector access into a fault.
-  const bool aligned =
-      (uintptr_t(in) | uintptr_t(out) | uintptr_t(flags)) % VECTOR_BYTES == 0;
+  // The vector loads (select_count's Vec16 of flags or elements; a tile's
+  // WarpTile of elements and ThreadTile of bytes and flags, at most 16
+  // bytes each) read in and flags only, and need each on a 16-byte
+  // boundary: whole buffers are, a view need only be element-aligned.
+  // Tiles, warp slices and thread runs start a whole number of vectors
+  // after it, so this one check covers them all; otherwise every load is
+  // element by element. out is only stored element by element.
+  const bool aligned = (uintptr_t(in) | uintptr_t(flags)) % VECTOR_BYTES == 0;
   const Predicate<T> pred = make_predicate<T>(args->predicate);
   unsigned long long *count_dst =
-      args->count_out ? static_cast<unsigned long long *>(args->count_out)
-      : args->count   ? static_cast<unsigned long long *>(c->dev_result)
-                      : NULL;
+      args->count_out.native ? mem_ptr<unsigned long long>(args->count_out)
+      : args->count          ? static_cast<unsigned long long *>(c->dev_result)
+                             : NULL;
   const size_t tiles = (n + P::TILE_ITEMS - 1) / P::TILE_ITEMS;
   prism_status st;
 

@@ -92,7 +92,10 @@ template <class T, int ITEMS> struct ThreadTile {
   };
 
   /* Loads src[0, valid) into items; the rest get fill. vec: src is
-   * VEC_BYTES-aligned and valid == ITEMS. */
+   * VEC_BYTES-aligned and valid == ITEMS. Callers pass vec only when the
+   * array's base is 16-byte aligned (run_select checks the actual
+   * pointers: a view is only element-aligned); a thread's run starts a
+   * multiple of BYTES, itself of VEC_BYTES, after it. */
   static __device__ __forceinline__ void load(const T *src, int valid, bool vec,
                                               T fill, T (&items)[ITEMS]) {
     if (vec) {

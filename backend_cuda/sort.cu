@@ -389,10 +389,15 @@ prism_status run_sort(prism_context *ctx, prism__cuda_ctx *c,
   const unsigned begin_bit = args->begin_bit, end_bit = args->end_bit;
   const unsigned passes = sort_passes(begin_bit, end_bit);
   const K flip = args->descending ? K(~K(0)) : K(0);
-  const K *keys_in = static_cast<const K *>(args->keys_in);
-  K *keys_out = static_cast<K *>(args->keys_out);
-  const V *values_in = PAIRS ? static_cast<const V *>(args->values_in) : NULL;
-  V *values_out = PAIRS ? static_cast<V *>(args->values_out) : NULL;
+  // Keys and values are loaded and stored one element at a time, so a
+  // view's element alignment is all they need. In place is decided on the
+  // device addresses: one address space, so two handles on the same memory
+  // (a wrap and a view of another wrap, say) count too, not only equal
+  // (native, offset) pairs.
+  const K *keys_in = mem_ptr<const K>(args->keys_in);
+  K *keys_out = mem_ptr<K>(args->keys_out);
+  const V *values_in = PAIRS ? mem_ptr<const V>(args->values_in) : NULL;
+  V *values_out = PAIRS ? mem_ptr<V>(args->values_out) : NULL;
 
   if (n <= size_t(P::SINGLE_MAX_KEYS)) {
     sort_single_block<KT, V><<<1, P::SINGLE_THREADS, 0, c->stream>>>(

@@ -34,7 +34,11 @@ template <class T, int ITEMS> struct WarpTile {
 
   /* Loads the warp's elements src[0, valid) into items (blocked); the rest
    * of items get fill. vec: src is 16-byte aligned and valid is the whole
-   * warp's share, so 128-bit loads can be used. */
+   * warp's share, so 128-bit loads can be used. Callers decide vec from
+   * the actual base pointer (a view is only element-aligned): a warp's
+   * slice starts WARP_ITEMS * sizeof(T), a multiple of 16 bytes, after
+   * the tile's, so an aligned base gives aligned slices; src itself needs
+   * only T's alignment when vec is false. */
   static __device__ __forceinline__ void
   load(const T *src, int valid, bool vec, T fill, T *smem, T (&items)[ITEMS]) {
     using V = Vec16<T>;
@@ -63,7 +67,8 @@ template <class T, int ITEMS> struct WarpTile {
       items[j] = smem[slot(lane * ITEMS + j)];
   }
 
-  /* Stores items (blocked) to dst[0, valid); vec as for load. */
+  /* Stores items (blocked) to dst[0, valid); vec as for load (dst
+   * 16-byte aligned). */
   static __device__ __forceinline__ void
   store(T *dst, int valid, bool vec, T *smem, const T (&items)[ITEMS]) {
     using V = Vec16<T>;

@@ -87,9 +87,10 @@ static prism_status set_args(prism_context *ctx, cl_kernel kernel,
 }
 
 /* -1 over n int32 (levels, parents). */
-static prism_status fill_minus_one(prism_context *ctx, void *buf, size_t n) {
+static prism_status fill_minus_one(prism_context *ctx, prism__mem buf,
+                                   size_t n) {
   const cl_int minus_one = -1;
-  return prism__backend_opencl.mem_fill(ctx, buf, 0, &minus_one,
+  return prism__backend_opencl.mem_fill(ctx, buf.native, buf.offset, &minus_one,
                                         sizeof minus_one, n * sizeof(cl_int));
 }
 
@@ -180,7 +181,7 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
       "-DPRISM_BFS_TILE_WORDS=%u -DPRISM_BFS_CONTIGUOUS=%d "
       "-DPRISM_BFS_PERSISTENT=%d -DPRISM_BFS_DISCOVERY_POLLS=%u "
       "-DPRISM_BFS_PTX_FENCE=%d",
-      wg, a->parents ? 1 : 0, pol->bfs.td_items, pol->bfs.chunk_passes,
+      wg, a->parents.native ? 1 : 0, pol->bfs.td_items, pol->bfs.chunk_passes,
       pol->bfs.small_degree, pol->bfs.td_filter_edges, pol->bfs.bu_thread_edges,
       pol->bfs.bu_batch, pol->bfs.tile_words, pol->bfs.contiguous ? 1 : 0,
       pol->bfs.persistent ? 1 : 0, pol->bfs.discovery_polls,
@@ -210,34 +211,32 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
   if (err != CL_SUCCESS)
     return prism__cl_fail(ctx, err, "clEnqueueFillBuffer(bfs scratch)");
   if ((st = fill_minus_one(ctx, a->levels, a->n)) != PRISM_OK ||
-      (a->parents && (st = fill_minus_one(ctx, a->parents, a->n)) != PRISM_OK))
+      (a->parents.native &&
+       (st = fill_minus_one(ctx, a->parents, a->n)) != PRISM_OK))
     return st;
 
-  cl_mem offsets = (cl_mem)a->offsets, cols = (cl_mem)a->cols;
-  cl_mem in_offsets = (cl_mem)a->in_offsets, in_cols = (cl_mem)a->in_cols;
-  cl_mem levels = (cl_mem)a->levels;
   /* Without parents, the kernels never touch their argument. The last
    * argument is the source for bfs_init, the step k for bfs_step (none for
    * bfs_persistent). */
-  cl_mem parents = a->parents ? (cl_mem)a->parents : levels;
+  const prism__mem parents = a->parents.native ? a->parents : a->levels;
   const cl_ulong m = a->m;
   const cl_uint n = (cl_uint)a->n;
-  const cl_uint directed = a->in_offsets != a->offsets;
+  const cl_uint directed = !prism__mem_same(a->in_offsets, a->offsets);
   const cl_uint item_capacity = (cl_uint)l.item_capacity;
   /* Options beyond float's range mean "always" / "never" all the same. */
   const cl_float alpha =
       a->alpha > 3e38 ? (cl_float)INFINITY : (cl_float)a->alpha;
   const cl_float beta = a->beta > 3e38 ? (cl_float)INFINITY : (cl_float)a->beta;
   const cl_uint source = (cl_uint)a->source;
-  const prism__cl_arg args[] = {PRISM__CL_ARG(offsets),
-                                PRISM__CL_ARG(cols),
-                                PRISM__CL_ARG(in_offsets),
-                                PRISM__CL_ARG(in_cols),
+  const prism__cl_arg args[] = {PRISM__CL_MEM(a->offsets),
+                                PRISM__CL_MEM(a->cols),
+                                PRISM__CL_MEM(a->in_offsets),
+                                PRISM__CL_MEM(a->in_cols),
                                 PRISM__CL_ARG(m),
                                 PRISM__CL_ARG(n),
                                 PRISM__CL_ARG(directed),
-                                PRISM__CL_ARG(levels),
-                                PRISM__CL_ARG(parents),
+                                PRISM__CL_MEM(a->levels),
+                                PRISM__CL_MEM(parents),
                                 PRISM__CL_ARG(scratch),
                                 PRISM__CL_ARG(l.visited),
                                 PRISM__CL_ARG(l.visited_bytes),
@@ -256,7 +255,7 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
     return st;
 
   size_t groups = (size_t)cl->facts.compute_units * pol->bfs.groups_per_cu;
-  unsigned *took_part = &cl->bfs_groups[a->parents ? 1 : 0];
+  unsigned *took_part = &cl->bfs_groups[a->parents.native ? 1 : 0];
   if (pol->bfs.persistent && *took_part)
     groups = *took_part;
   if (!groups)

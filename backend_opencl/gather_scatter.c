@@ -58,9 +58,6 @@ prism_status prism__cl_gather_scatter(prism_context *ctx,
       return prism__cl_fail(ctx, err, "clEnqueueFillBuffer(move slots)");
   }
 
-  cl_mem in = (cl_mem)args->in;
-  cl_mem indices = (cl_mem)args->indices;
-  cl_mem out = (cl_mem)args->out;
   const cl_ulong n = args->n;
   const cl_ulong bound = args->bound;
   for (size_t c = 0; c < launches; c++) {
@@ -71,9 +68,10 @@ prism_status prism__cl_gather_scatter(prism_context *ctx,
     const size_t global = (count + wg - 1) / wg * wg;
     const cl_ulong slot_offset = slots_offset + c * sizeof(cl_uint);
     const prism__cl_arg move_args[] = {
-        PRISM__CL_ARG(in),      PRISM__CL_ARG(indices),    PRISM__CL_ARG(out),
-        PRISM__CL_ARG(base),    PRISM__CL_ARG(n),          PRISM__CL_ARG(bound),
-        PRISM__CL_ARG(scratch), PRISM__CL_ARG(slot_offset)};
+        PRISM__CL_MEM(args->in),  PRISM__CL_MEM(args->indices),
+        PRISM__CL_MEM(args->out), PRISM__CL_ARG(base),
+        PRISM__CL_ARG(n),         PRISM__CL_ARG(bound),
+        PRISM__CL_ARG(scratch),   PRISM__CL_ARG(slot_offset)};
     /* Unchecked, the kernel has no scratch and slot arguments. */
     const unsigned nargs = PRISM__CL_NARGS(move_args) - (checked ? 0 : 2);
     st = prism__cl_launch(ctx, move, "move_elements", move_args, nargs, global,

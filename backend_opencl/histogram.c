@@ -95,7 +95,7 @@ static void map_of(const prism__histogram_args *a, hist_map *m) {
  * samples, n, MAP_PARAMS, scratch, edges_offset (histogram_merge_bytes:
  * MAP_PARAMS, scratch, edges_offset). */
 typedef struct hist_call {
-  prism__cl_arg samples[2]; /* samples, n */
+  prism__cl_arg samples[3]; /* samples (PRISM_BUF: two slots), n */
   prism__cl_arg map[MAP_ARGS];
   prism__cl_arg edges[2]; /* scratch, edges_offset */
 } hist_call;
@@ -150,15 +150,26 @@ static prism_status launch(prism_context *ctx, cl_kernel k, const char *name,
  * counters and the shapes. Options that a kernel does not read are given
  * fixed values, so that calls differing only there share programs:
  * histogram_chunks does not read the counter width, and histogram_merge
- * reads nothing else (it is built for u32 samples). */
+ * reads nothing else (it is built for u32 samples). scalar: the GPU
+ * tiles' scalar build (PRISM_VEC 1), for samples whose view does not
+ * start on a 16-byte vector (hist_scalar); the chunks never load
+ * vectors. */
 static void hist_options(char *buf, size_t size, prism_type sample_type,
                          size_t counter_bytes, size_t wg, unsigned items,
-                         unsigned copies) {
+                         unsigned copies, int scalar) {
   const size_t t_bytes = prism_type_size(sample_type);
   prism__cl_options(buf, size, sample_type, PRISM_MAX,
                     "-DPRISM_COUNTER_BYTES=%zu -DPRISM_WG=%zu -DPRISM_VEC=%zu "
                     "-DPRISM_ITEMS=%u -DPRISM_COPIES=%u",
-                    counter_bytes, wg, 16 / t_bytes, items, copies);
+                    counter_bytes, wg, scalar ? 1 : 16 / t_bytes, items,
+                    copies);
+}
+
+/* Whether the GPU tiles (count_tiles, histogram_bytes) must read the
+ * samples one at a time: their 16-byte vector loads need the view to
+ * start on 16 bytes. */
+static int hist_scalar(const prism__histogram_args *a) {
+  return !prism__cl_vec_fits(&a->samples, 1, 16);
 }
 
 /* How a call runs, and its scratch. */
@@ -300,9 +311,9 @@ static void plan_histogram(const prism__cl *cl, const prism__histogram_args *a,
 static prism_status zero_counts(prism_context *ctx,
                                 const prism__histogram_args *a) {
   const cl_uint zero = 0;
-  return prism__backend_opencl.mem_fill(ctx, a->counts, 0, &zero, sizeof zero,
-                                        a->bins *
-                                            prism_type_size(a->counter_type));
+  return prism__backend_opencl.mem_fill(
+      ctx, a->counts.native, a->counts.offset, &zero, sizeof zero,
+      a->bins * prism_type_size(a->counter_type));
 }
 
 /* 1-byte samples after histogram_chunks: each value's total to its bin. */
@@ -312,7 +323,7 @@ static prism_status merge_bytes(prism_context *ctx,
   char options[320];
   cl_kernel merge;
   hist_options(options, sizeof options, a->sample_type,
-               prism_type_size(a->counter_type), 1, p->items, p->copies);
+               prism_type_size(a->counter_type), 1, p->items, p->copies, 0);
   prism_status st = zero_counts(ctx, a);
   if (st == PRISM_OK)
     st = prism__cl_kernel(ctx, CHUNKS_FILE, options, "histogram_merge_bytes",
@@ -320,12 +331,11 @@ static prism_status merge_bytes(prism_context *ctx,
   if (st != PRISM_OK)
     return st;
   const cl_uint tables = (cl_uint)(p->chunks * p->copies);
-  cl_mem counts = (cl_mem)a->counts;
   arg_list l = {.count = 0};
   ARGS_ADD(&l, c->map);
   ARGS_ADD(&l, c->edges);
   const prism__cl_arg own[] = {PRISM__CL_ARG(p->tables_offset),
-                               PRISM__CL_ARG(tables), PRISM__CL_ARG(counts)};
+                               PRISM__CL_ARG(tables), PRISM__CL_MEM(a->counts)};
   ARGS_ADD(&l, own);
   return launch(ctx, merge, "histogram_merge_bytes", &l, 1, 1);
 }
@@ -338,7 +348,7 @@ static prism_status run_chunks(prism_context *ctx,
   char options[320];
   cl_kernel chunks, merge;
   hist_options(options, sizeof options, a->sample_type, 4, 1, p->items,
-               p->copies);
+               p->copies, 0);
   prism_status st =
       prism__cl_kernel(ctx, CHUNKS_FILE, options, "histogram_chunks", &chunks);
   if (st != PRISM_OK)
@@ -356,15 +366,14 @@ static prism_status run_chunks(prism_context *ctx,
 
   const size_t wg = fit_wg(pol->hist.merge_wg, prism__cl_of(ctx)->facts.max_wg);
   hist_options(options, sizeof options, PRISM_U32,
-               prism_type_size(a->counter_type), wg, 4, 1);
+               prism_type_size(a->counter_type), wg, 4, 1, 0);
   if ((st = prism__cl_kernel(ctx, CHUNKS_FILE, options, "histogram_merge",
                              &merge)) != PRISM_OK)
     return st;
   const cl_uint tables = (cl_uint)(p->chunks * p->copies);
-  cl_mem counts = (cl_mem)a->counts;
   const prism__cl_arg merge_args[] = {
       PRISM__CL_ARG(scratch), PRISM__CL_ARG(p->tables_offset),
-      PRISM__CL_ARG(tables), PRISM__CL_ARG(m->bins), PRISM__CL_ARG(counts)};
+      PRISM__CL_ARG(tables), PRISM__CL_ARG(m->bins), PRISM__CL_MEM(a->counts)};
   const size_t global = ((size_t)a->bins + wg - 1) / wg * wg;
   return PRISM__CL_LAUNCH(ctx, merge, "histogram_merge", merge_args, global,
                           wg);
@@ -379,8 +388,7 @@ static prism_status run_atomics(prism_context *ctx,
     return st;
   char options[320];
   hist_options(options, sizeof options, a->sample_type, counter_bytes, p->wg,
-               p->items, 1);
-  cl_mem counts = (cl_mem)a->counts;
+               p->items, 1, hist_scalar(a));
   cl_kernel kernel;
   arg_list l = head_args(c);
   const size_t global = p->groups * p->wg;
@@ -389,7 +397,7 @@ static prism_status run_atomics(prism_context *ctx,
                                &kernel)) != PRISM_OK)
       return st;
     const prism__cl_arg own[] = {PRISM__CL_ARG(p->replicas),
-                                 PRISM__CL_ARG(counts),
+                                 PRISM__CL_MEM(a->counts),
                                  {p->hist_bytes, NULL}}; /* __local hist */
     ARGS_ADD(&l, own);
     return launch(ctx, kernel, "histogram_bytes", &l, global, p->wg);
@@ -398,7 +406,7 @@ static prism_status run_atomics(prism_context *ctx,
     if ((st = prism__cl_kernel(ctx, BLOCKS_FILE, options, "histogram_atomic",
                                &kernel)) != PRISM_OK)
       return st;
-    const prism__cl_arg own[] = {PRISM__CL_ARG(counts)};
+    const prism__cl_arg own[] = {PRISM__CL_MEM(a->counts)};
     ARGS_ADD(&l, own);
     return launch(ctx, kernel, "histogram_atomic", &l, global, p->wg);
   }
@@ -407,7 +415,7 @@ static prism_status run_atomics(prism_context *ctx,
     return st;
   const prism__cl_arg own[] = {
       PRISM__CL_ARG(p->range_bins), PRISM__CL_ARG(p->ranges),
-      PRISM__CL_ARG(p->replicas),   PRISM__CL_ARG(counts),
+      PRISM__CL_ARG(p->replicas),   PRISM__CL_MEM(a->counts),
       {p->hist_bytes, NULL},   /* __local hist */
       {p->edges_bytes, NULL}}; /* __local edges */
   ARGS_ADD(&l, own);
@@ -432,10 +440,9 @@ prism_status prism__cl_histogram(prism_context *ctx,
                            ((size_t)args->bins + 1) * m.t_bytes)) != PRISM_OK)
     return st;
 
-  cl_mem samples = (cl_mem)args->samples;
   const cl_ulong n = args->n;
   hist_call c = {
-      .samples = {PRISM__CL_ARG(samples), PRISM__CL_ARG(n)},
+      .samples = {PRISM__CL_MEM(args->samples), PRISM__CL_ARG(n)},
       .edges = {PRISM__CL_ARG(scratch), PRISM__CL_ARG(plan.edges_offset)}};
   map_args(&m, c.map);
   if (plan.kind == PLAN_CHUNKS)

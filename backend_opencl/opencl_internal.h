@@ -47,9 +47,19 @@ typedef struct prism__cl_program {
   cl_kernel replaced_kernels[PRISM_CL_MAX_KERNELS];
 } prism__cl_program;
 
+/* What prism_opencl_context_create hands context_init
+ * (prism__device_request.native): the caller's objects; queue may be NULL
+ * (prism makes its own). */
+typedef struct prism__cl_native_request {
+  cl_context context;
+  cl_device_id device;
+  cl_command_queue queue;
+} prism__cl_native_request;
+
 typedef struct prism__cl {
   cl_platform_id platform;
   cl_device_id device;
+  int device_retained; /* the caller's device: released with the context */
   cl_context context;
   cl_command_queue queue;
   prism__cl_device_facts facts;
@@ -92,6 +102,20 @@ prism_status prism__cl_select_device(prism_context *ctx,
                                      const prism__device_request *request,
                                      prism__cl *cl, prism__device_info *info);
 
+/** cl->device chosen (the caller's): fill cl's other device fields (its
+ * platform, names, facts and policy) and info, as for a device that
+ * prism__cl_select_device chose. */
+prism_status prism__cl_describe_device(prism_context *ctx, prism__cl *cl,
+                                       prism__device_info *info);
+
+/* ---- opencl_backend.c --------------------------------------------------- */
+
+/** A barrier on ctx's queue that waits for event, which must belong to
+ * ctx's cl_context (OpenCL waits only for events of the queue's own
+ * context): PRISM_CONTEXT_MISMATCH otherwise. Messages name fn. */
+prism_status prism__cl_queue_wait(prism_context *ctx, cl_event event,
+                                  const char *fn);
+
 /* ---- opencl_program.c --------------------------------------------------- */
 
 /** Size in bytes of argument slots, and a slot for a variable. */
@@ -116,6 +140,40 @@ prism_status prism__cl_kernel(prism_context *ctx, const char *file,
 prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
                               const char *name, const prism__cl_arg *args,
                               unsigned nargs, size_t global, size_t local);
+
+/**
+ * The two slots of a caller's buffer argument, a kernel's PRISM_BUF
+ * (common.cl): the cl_mem and the byte offset of the prism__mem m (any
+ * expression without side effects), inside a prism__cl_arg initializer
+ * list, so that PRISM__CL_NARGS counts both. The slots point at compound
+ * literals, which live until the enclosing block ends.
+ */
+/* clang-format off */
+#define PRISM__CL_MEM(m)                                                       \
+  {sizeof(cl_mem), &(const cl_mem){(cl_mem)(m).native}},                      \
+  {sizeof(cl_ulong), &(const cl_ulong){(cl_ulong)(m).offset}}
+/* clang-format on */
+
+/** A prism__mem of the scratch (or any cl_mem) at a byte offset. */
+static inline prism__mem prism__cl_mem_at(cl_mem mem, size_t offset) {
+  prism__mem m = {(void *)mem, offset};
+  return m;
+}
+
+/**
+ * Whether every view in m[0..count) may be loaded through vectors of
+ * vec_bytes (common.cl's LOAD_VEC and STORE_VEC cast pointers): buffers
+ * start at CL_DEVICE_MEM_BASE_ADDR_ALIGN (clCreateBuffer, and a caller's
+ * sub-buffer by its origin rule), so each offset decides. Where one does
+ * not fit, the primitive builds with PRISM_VEC 1 for the call.
+ */
+static inline int prism__cl_vec_fits(const prism__mem *m, size_t count,
+                                     size_t vec_bytes) {
+  for (size_t i = 0; i < count; i++)
+    if (vec_bytes > 1 && m[i].offset % vec_bytes != 0)
+      return 0;
+  return 1;
+}
 
 /** The slots of args, an array of prism__cl_arg: the count a kernel's
  * argument list has, never written by hand. A pointer fails to compile

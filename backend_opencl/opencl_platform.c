@@ -248,6 +248,32 @@ static void device_facts(cl_device_id device, const char *ext,
   f->exec_timeout = timeout != CL_FALSE;
 }
 
+/* cl->platform and cl->device chosen (and cl->platform_name): the rest of
+ * cl's device fields and info, whoever chose the device. */
+static prism_status describe_device(prism_context *ctx, prism__cl *cl,
+                                    prism__device_info *info) {
+  device_string(cl->device, CL_DEVICE_NAME, cl->device_name,
+                sizeof cl->device_name);
+  device_string(cl->device, CL_DRIVER_VERSION, cl->driver_version,
+                sizeof cl->driver_version);
+  char ext[8192];
+  device_string(cl->device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+  device_facts(cl->device, ext, &cl->facts);
+  if (prism__cl_choose_policy(&cl->facts, &cl->policy) != 0)
+    return prism__fail(ctx, PRISM_INVALID_ENVIRONMENT,
+                       "PRISM_OPENCL_POLICY='%s' is not a policy; valid "
+                       "values: gpu, cpu (or unset: by device type)",
+                       getenv("PRISM_OPENCL_POLICY"));
+
+  snprintf(info->device_name, sizeof info->device_name, "%s", cl->device_name);
+  snprintf(info->platform_name, sizeof info->platform_name, "%s",
+           cl->platform_name);
+  info->is_cpu = cl->facts.is_cpu;
+  info->type_mask = type_mask(cl->device, ext);
+  snprintf(info->policy, sizeof info->policy, "%s", cl->policy.name);
+  return PRISM_OK;
+}
+
 static prism_status select_locked(prism_context *ctx,
                                   const prism__device_request *request,
                                   prism__cl *cl, prism__device_info *info) {
@@ -281,27 +307,7 @@ static prism_status select_locked(prism_context *ctx,
   free(ids);
   if (err != CL_SUCCESS)
     return prism__cl_fail(ctx, err, "clGetDeviceIDs");
-
-  device_string(cl->device, CL_DEVICE_NAME, cl->device_name,
-                sizeof cl->device_name);
-  device_string(cl->device, CL_DRIVER_VERSION, cl->driver_version,
-                sizeof cl->driver_version);
-  char ext[8192];
-  device_string(cl->device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
-  device_facts(cl->device, ext, &cl->facts);
-  if (prism__cl_choose_policy(&cl->facts, &cl->policy) != 0)
-    return prism__fail(ctx, PRISM_INVALID_ENVIRONMENT,
-                       "PRISM_OPENCL_POLICY='%s' is not a policy; valid "
-                       "values: gpu, cpu (or unset: by device type)",
-                       getenv("PRISM_OPENCL_POLICY"));
-
-  snprintf(info->device_name, sizeof info->device_name, "%s", cl->device_name);
-  snprintf(info->platform_name, sizeof info->platform_name, "%s",
-           cl->platform_name);
-  info->is_cpu = cl->facts.is_cpu;
-  info->type_mask = type_mask(cl->device, ext);
-  snprintf(info->policy, sizeof info->policy, "%s", cl->policy.name);
-  return PRISM_OK;
+  return describe_device(ctx, cl, info);
 }
 
 prism_status prism__cl_select_device(prism_context *ctx,
@@ -309,6 +315,22 @@ prism_status prism__cl_select_device(prism_context *ctx,
                                      prism__cl *cl, prism__device_info *info) {
   discovery_lock();
   prism_status st = select_locked(ctx, request, cl, info);
+  discovery_unlock();
+  return st;
+}
+
+prism_status prism__cl_describe_device(prism_context *ctx, prism__cl *cl,
+                                       prism__device_info *info) {
+  cl_platform_id platform = NULL;
+  cl_int err = clGetDeviceInfo(cl->device, CL_DEVICE_PLATFORM, sizeof platform,
+                               &platform, NULL);
+  if (err != CL_SUCCESS)
+    return prism__cl_fail(ctx, err, "clGetDeviceInfo(CL_DEVICE_PLATFORM)");
+  cl->platform = platform;
+  platform_string(cl->platform, CL_PLATFORM_NAME, cl->platform_name,
+                  sizeof cl->platform_name);
+  discovery_lock();
+  prism_status st = describe_device(ctx, cl, info);
   discovery_unlock();
   return st;
 }

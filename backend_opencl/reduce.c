@@ -15,9 +15,13 @@ prism_status prism__cl_reduce(prism_context *ctx,
   const prism__cl_policy *pol = &cl->policy;
   const size_t elem = prism_type_size(args->type);
   const size_t n = args->n;
-  const cl_uint vec = pol->reduce.vec_bytes > elem
-                          ? (cl_uint)(pol->reduce.vec_bytes / elem)
-                          : 1;
+  /* Vector loads (LOAD_VEC) need the view's start aligned to a vector:
+   * otherwise this call reads one element at a time. */
+  const cl_uint vec =
+      pol->reduce.vec_bytes > elem &&
+              prism__cl_vec_fits(&args->in, 1, pol->reduce.vec_bytes)
+          ? (cl_uint)(pol->reduce.vec_bytes / elem)
+          : 1;
   const size_t wg = pol->reduce.wg;
 
   size_t groups =
@@ -43,9 +47,9 @@ prism_status prism__cl_reduce(prism_context *ctx,
 
   /* Scratch: the partials, then the result. */
   const cl_ulong partials_offset = 0;
-  const cl_ulong result_offset = prism__cl_align(groups * elem);
+  const size_t result_offset = prism__cl_align(groups * elem);
   void *native;
-  st = prism__scratch(ctx, (size_t)result_offset + elem, &native);
+  st = prism__scratch(ctx, result_offset + elem, &native);
   if (st != PRISM_OK)
     return st;
   cl_mem scratch = (cl_mem)native;
@@ -54,25 +58,24 @@ prism_status prism__cl_reduce(prism_context *ctx,
   const cl_ulong n_arg = n;
   const cl_ulong nvec = n / vec;
   const cl_ulong chunk_vecs = (nvec + global - 1) / global;
-  /* Where the result lands: the caller's buffer at 0, or scratch. */
-  cl_mem result = args->out ? (cl_mem)args->out : scratch;
-  const cl_ulong result_at = args->out ? 0 : result_offset;
-  cl_mem first = groups > 1 ? scratch : result;
-  const cl_ulong first_out = groups > 1 ? partials_offset : result_at;
-  cl_mem in = (cl_mem)args->in;
+  /* Where the result lands: the caller's buffer, or scratch. */
+  const prism__mem result =
+      args->out.native ? args->out : prism__cl_mem_at(scratch, result_offset);
+  const prism__mem first =
+      groups > 1 ? prism__cl_mem_at(scratch, (size_t)partials_offset) : result;
   const prism__cl_arg partials_args[] = {
-      PRISM__CL_ARG(in), PRISM__CL_ARG(n_arg), PRISM__CL_ARG(chunk_vecs),
-      PRISM__CL_ARG(first), PRISM__CL_ARG(first_out)};
+      PRISM__CL_MEM(args->in), PRISM__CL_ARG(n_arg), PRISM__CL_ARG(chunk_vecs),
+      PRISM__CL_MEM(first)};
   st = PRISM__CL_LAUNCH(ctx, partials, "reduce_partials", partials_args, global,
                         wg);
   if (st == PRISM_OK && groups > 1) {
     const cl_uint count = (cl_uint)groups;
     const prism__cl_arg final_args[] = {
         PRISM__CL_ARG(scratch), PRISM__CL_ARG(partials_offset),
-        PRISM__CL_ARG(count), PRISM__CL_ARG(result), PRISM__CL_ARG(result_at)};
+        PRISM__CL_ARG(count), PRISM__CL_MEM(result)};
     st = PRISM__CL_LAUNCH(ctx, final, "reduce_final", final_args, wg, wg);
   }
-  if (st != PRISM_OK || args->out)
+  if (st != PRISM_OK || args->out.native)
     return st;
 
   cl_int err =

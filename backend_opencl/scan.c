@@ -32,7 +32,6 @@ static prism_status scan_lookback(prism_context *ctx,
   prism__cl_options(options, sizeof options, args->type, args->op,
                     "-DPRISM_WG=%zu -DPRISM_ITEMS=%u -DPRISM_LB_WINDOW=%u", wg,
                     items, pol->scan.lb_window);
-  cl_mem in = (cl_mem)args->in, out = (cl_mem)args->out;
   const cl_ulong n = args->n;
   const cl_uint exclusive = args->kind == PRISM_EXCLUSIVE;
 
@@ -42,8 +41,9 @@ static prism_status scan_lookback(prism_context *ctx,
     st = prism__cl_kernel(ctx, "scan.cl", options, "scan_single_block", &k);
     if (st != PRISM_OK)
       return st;
-    const prism__cl_arg a[] = {PRISM__CL_ARG(in), PRISM__CL_ARG(out),
-                               PRISM__CL_ARG(n), PRISM__CL_ARG(exclusive)};
+    const prism__cl_arg a[] = {PRISM__CL_MEM(args->in),
+                               PRISM__CL_MEM(args->out), PRISM__CL_ARG(n),
+                               PRISM__CL_ARG(exclusive)};
     return PRISM__CL_LAUNCH(ctx, k, "scan_single_block", a, wg, wg);
   }
 
@@ -77,8 +77,8 @@ static prism_status scan_lookback(prism_context *ctx,
                         (words + wg - 1) / wg * wg, wg);
   if (st != PRISM_OK)
     return st;
-  const prism__cl_arg a[] = {PRISM__CL_ARG(in),
-                             PRISM__CL_ARG(out),
+  const prism__cl_arg a[] = {PRISM__CL_MEM(args->in),
+                             PRISM__CL_MEM(args->out),
                              PRISM__CL_ARG(n),
                              PRISM__CL_ARG(exclusive),
                              PRISM__CL_ARG(scratch),
@@ -94,8 +94,15 @@ static prism_status scan_chunked(prism_context *ctx,
   const prism__cl_policy *pol = &cl->policy;
   const size_t elem = prism_type_size(args->type);
   const size_t wg = pol->scan.chunk_wg;
+  /* Vector loads and stores (LOAD_VEC, STORE_VEC) need both views'
+   * starts aligned to a vector: otherwise this call scans an element at a
+   * time. */
+  const prism__mem views[] = {args->in, args->out};
   const size_t vec =
-      pol->scan.chunk_vec_bytes > elem ? pol->scan.chunk_vec_bytes / elem : 1;
+      pol->scan.chunk_vec_bytes > elem &&
+              prism__cl_vec_fits(views, 2, pol->scan.chunk_vec_bytes)
+          ? pol->scan.chunk_vec_bytes / elem
+          : 1;
 
   /* Chunks: as many as the policy wants, none shorter than chunk_min, each
    * a whole number of vectors; work-items round up to whole work-groups
@@ -114,7 +121,6 @@ static prism_status scan_chunked(prism_context *ctx,
   char options[256];
   prism__cl_options(options, sizeof options, args->type, args->op,
                     "-DPRISM_WG=%zu -DPRISM_VEC=%zu", wg, vec);
-  cl_mem in = (cl_mem)args->in, out = (cl_mem)args->out;
   const cl_ulong n = args->n, chunk_arg = chunk, sums_offset = 0;
   const cl_uint exclusive = args->kind == PRISM_EXCLUSIVE;
   const cl_uint has_prefix = chunks > 1;
@@ -140,7 +146,7 @@ static prism_status scan_chunked(prism_context *ctx,
     scratch = (cl_mem)native;
     const cl_uint count = (cl_uint)global;
     const prism__cl_arg reduce_args[] = {
-        PRISM__CL_ARG(in), PRISM__CL_ARG(n), PRISM__CL_ARG(chunk_arg),
+        PRISM__CL_MEM(args->in), PRISM__CL_ARG(n), PRISM__CL_ARG(chunk_arg),
         PRISM__CL_ARG(scratch), PRISM__CL_ARG(sums_offset)};
     const prism__cl_arg partials_args[] = {PRISM__CL_ARG(scratch),
                                            PRISM__CL_ARG(sums_offset),
@@ -154,7 +160,7 @@ static prism_status scan_chunked(prism_context *ctx,
       return st;
   }
   const prism__cl_arg scan_args[] = {
-      PRISM__CL_ARG(in),          PRISM__CL_ARG(out),
+      PRISM__CL_MEM(args->in),    PRISM__CL_MEM(args->out),
       PRISM__CL_ARG(n),           PRISM__CL_ARG(chunk_arg),
       PRISM__CL_ARG(exclusive),   PRISM__CL_ARG(scratch),
       PRISM__CL_ARG(sums_offset), PRISM__CL_ARG(has_prefix)};

@@ -142,7 +142,6 @@ static prism_status seg_mark(seg_call *c, cl_mem scratch,
                              cl_ulong starts_offset, cl_ulong ends_offset,
                              cl_ulong slots_offset) {
   const prism__segmented_args *a = c->a;
-  cl_mem offsets = (cl_mem)a->offsets;
   const cl_uint code = offset_code(a->offset_type);
   const cl_ulong segments = a->num_segments, n = a->n;
   const cl_ulong per_item =
@@ -154,7 +153,7 @@ static prism_status seg_mark(seg_call *c, cl_mem scratch,
     const size_t count =
         items - first < MARK_LAUNCH ? items - first : MARK_LAUNCH;
     const prism__cl_arg args[] = {
-        PRISM__CL_ARG(offsets),     PRISM__CL_ARG(code),
+        PRISM__CL_MEM(a->offsets),  PRISM__CL_ARG(code),
         PRISM__CL_ARG(segments),    PRISM__CL_ARG(n),
         PRISM__CL_ARG(base),        PRISM__CL_ARG(per_item),
         PRISM__CL_ARG(scratch),     PRISM__CL_ARG(starts_offset),
@@ -198,7 +197,7 @@ static prism_status read_first_bad(seg_call *c, cl_mem scratch,
 /* What the scans pass besides their own arguments. */
 typedef struct scan_marks {
   cl_uint by_offsets;
-  cl_mem flags;
+  prism__mem flags;
   cl_uint flag_bytes;
   cl_ulong starts_offset, ends_offset;
 } scan_marks;
@@ -207,16 +206,15 @@ static prism_status scan_lookback(seg_call *c, cl_mem scratch,
                                   const scan_marks *m, cl_ulong status_offset,
                                   size_t tiles) {
   const prism__segmented_args *a = c->a;
-  cl_mem in = (cl_mem)a->in, out = (cl_mem)a->out;
   const cl_ulong n = a->n;
   const cl_uint exclusive = a->kind == PRISM_EXCLUSIVE;
   if (tiles <= c->pol->seg.single_tiles) {
-    const prism__cl_arg args[] = {PRISM__CL_ARG(in),
-                                  PRISM__CL_ARG(out),
+    const prism__cl_arg args[] = {PRISM__CL_MEM(a->in),
+                                  PRISM__CL_MEM(a->out),
                                   PRISM__CL_ARG(n),
                                   PRISM__CL_ARG(exclusive),
                                   PRISM__CL_ARG(m->by_offsets),
-                                  PRISM__CL_ARG(m->flags),
+                                  PRISM__CL_MEM(m->flags),
                                   PRISM__CL_ARG(m->flag_bytes),
                                   PRISM__CL_ARG(scratch),
                                   PRISM__CL_ARG(m->starts_offset),
@@ -229,12 +227,12 @@ static prism_status scan_lookback(seg_call *c, cl_mem scratch,
   const cl_ulong aggregate_offset = ticket_offset + 8;
   const cl_ulong prefix_offset =
       aggregate_offset + status_array_bytes(c, tiles);
-  const prism__cl_arg args[] = {PRISM__CL_ARG(in),
-                                PRISM__CL_ARG(out),
+  const prism__cl_arg args[] = {PRISM__CL_MEM(a->in),
+                                PRISM__CL_MEM(a->out),
                                 PRISM__CL_ARG(n),
                                 PRISM__CL_ARG(exclusive),
                                 PRISM__CL_ARG(m->by_offsets),
-                                PRISM__CL_ARG(m->flags),
+                                PRISM__CL_MEM(m->flags),
                                 PRISM__CL_ARG(m->flag_bytes),
                                 PRISM__CL_ARG(scratch),
                                 PRISM__CL_ARG(ticket_offset),
@@ -251,24 +249,19 @@ static prism_status scan_chunked(seg_call *c, cl_mem scratch,
                                  cl_ulong values_offset, size_t chunks,
                                  size_t chunk) {
   const prism__segmented_args *a = c->a;
-  cl_mem in = (cl_mem)a->in, out = (cl_mem)a->out;
   const cl_ulong n = a->n, chunk_arg = chunk;
   const cl_uint exclusive = a->kind == PRISM_EXCLUSIVE;
   const cl_uint has_prefix = chunks > 1;
   prism_status st = PRISM_OK;
   if (has_prefix) {
     const cl_uint count = (cl_uint)chunks;
-    const prism__cl_arg reduce_args[] = {PRISM__CL_ARG(in),
-                                         PRISM__CL_ARG(n),
-                                         PRISM__CL_ARG(chunk_arg),
-                                         PRISM__CL_ARG(m->by_offsets),
-                                         PRISM__CL_ARG(m->flags),
-                                         PRISM__CL_ARG(m->flag_bytes),
-                                         PRISM__CL_ARG(scratch),
-                                         PRISM__CL_ARG(m->starts_offset),
-                                         PRISM__CL_ARG(m->ends_offset),
-                                         PRISM__CL_ARG(kinds_offset),
-                                         PRISM__CL_ARG(values_offset)};
+    const prism__cl_arg reduce_args[] = {
+        PRISM__CL_MEM(a->in),          PRISM__CL_ARG(n),
+        PRISM__CL_ARG(chunk_arg),      PRISM__CL_ARG(m->by_offsets),
+        PRISM__CL_MEM(m->flags),       PRISM__CL_ARG(m->flag_bytes),
+        PRISM__CL_ARG(scratch),        PRISM__CL_ARG(m->starts_offset),
+        PRISM__CL_ARG(m->ends_offset), PRISM__CL_ARG(kinds_offset),
+        PRISM__CL_ARG(values_offset)};
     const prism__cl_arg partials_args[] = {
         PRISM__CL_ARG(scratch), PRISM__CL_ARG(kinds_offset),
         PRISM__CL_ARG(values_offset), PRISM__CL_ARG(count)};
@@ -280,13 +273,13 @@ static prism_status scan_chunked(seg_call *c, cl_mem scratch,
   }
   if (st != PRISM_OK)
     return st;
-  const prism__cl_arg args[] = {PRISM__CL_ARG(in),
-                                PRISM__CL_ARG(out),
+  const prism__cl_arg args[] = {PRISM__CL_MEM(a->in),
+                                PRISM__CL_MEM(a->out),
                                 PRISM__CL_ARG(n),
                                 PRISM__CL_ARG(chunk_arg),
                                 PRISM__CL_ARG(exclusive),
                                 PRISM__CL_ARG(m->by_offsets),
-                                PRISM__CL_ARG(m->flags),
+                                PRISM__CL_MEM(m->flags),
                                 PRISM__CL_ARG(m->flag_bytes),
                                 PRISM__CL_ARG(scratch),
                                 PRISM__CL_ARG(m->starts_offset),
@@ -307,7 +300,7 @@ static prism_status scan_chunked(seg_call *c, cl_mem scratch,
  */
 static prism_status segmented_scan(seg_call *c) {
   const prism__segmented_args *a = c->a;
-  const int by_offsets = a->offsets != NULL;
+  const int by_offsets = a->offsets.native != NULL;
   const size_t n = a->n;
   size_t tiles = 0, chunks = 1, chunk = n;
   if (c->pol->seg.lookback) {
@@ -362,7 +355,7 @@ static prism_status segmented_scan(seg_call *c) {
 
   scan_marks m;
   m.by_offsets = by_offsets;
-  m.flags = (cl_mem)a->flags;
+  m.flags = a->flags;
   m.flag_bytes = by_offsets ? 1 : (cl_uint)prism_type_size(a->flag_type);
   m.starts_offset = starts_offset;
   m.ends_offset = ends_offset;
@@ -394,17 +387,15 @@ static prism_status reduce_fallback(seg_call *c, cl_mem scratch,
                                     cl_ulong slots_offset, size_t slots,
                                     cl_ulong per_item, size_t work_items) {
   const prism__segmented_args *a = c->a;
-  cl_mem in = (cl_mem)a->in, offsets = (cl_mem)a->offsets;
-  cl_mem out = (cl_mem)a->out;
   const cl_uint code = offset_code(a->offset_type);
   const cl_ulong n = a->n, segments = a->num_segments;
   const cl_uint checked = a->first_bad != NULL;
-  const prism__cl_arg args[] = {PRISM__CL_ARG(in),
+  const prism__cl_arg args[] = {PRISM__CL_MEM(a->in),
                                 PRISM__CL_ARG(n),
-                                PRISM__CL_ARG(offsets),
+                                PRISM__CL_MEM(a->offsets),
                                 PRISM__CL_ARG(code),
                                 PRISM__CL_ARG(segments),
-                                PRISM__CL_ARG(out),
+                                PRISM__CL_MEM(a->out),
                                 PRISM__CL_ARG(per_item),
                                 PRISM__CL_ARG(scratch),
                                 PRISM__CL_ARG(irregular_offset),
@@ -444,13 +435,11 @@ static prism_status reduce_lookback(seg_call *c) {
     return st;
   cl_mem scratch = (cl_mem)native;
 
-  cl_mem in = (cl_mem)a->in, offsets = (cl_mem)a->offsets;
-  cl_mem out = (cl_mem)a->out;
   const cl_uint code = offset_code(a->offset_type);
   const cl_ulong n = a->n, segments = a->num_segments, slot_n = slots;
   const cl_uint tile_count = (cl_uint)tiles;
   const cl_uint checked = a->first_bad != NULL;
-  const prism__cl_arg search_args[] = {PRISM__CL_ARG(offsets),
+  const prism__cl_arg search_args[] = {PRISM__CL_MEM(a->offsets),
                                        PRISM__CL_ARG(code),
                                        PRISM__CL_ARG(n),
                                        PRISM__CL_ARG(segments),
@@ -462,19 +451,14 @@ static prism_status reduce_lookback(seg_call *c) {
                                        PRISM__CL_ARG(prefix_offset),
                                        PRISM__CL_ARG(slots_offset),
                                        PRISM__CL_ARG(slot_n)};
-  const prism__cl_arg tiles_args[] = {PRISM__CL_ARG(in),
-                                      PRISM__CL_ARG(n),
-                                      PRISM__CL_ARG(offsets),
-                                      PRISM__CL_ARG(code),
-                                      PRISM__CL_ARG(segments),
-                                      PRISM__CL_ARG(out),
-                                      PRISM__CL_ARG(scratch),
-                                      PRISM__CL_ARG(splits_offset),
-                                      PRISM__CL_ARG(ticket_offset),
-                                      PRISM__CL_ARG(aggregate_offset),
-                                      PRISM__CL_ARG(prefix_offset),
-                                      PRISM__CL_ARG(slots_offset),
-                                      PRISM__CL_ARG(checked)};
+  const prism__cl_arg tiles_args[] = {
+      PRISM__CL_MEM(a->in),         PRISM__CL_ARG(n),
+      PRISM__CL_MEM(a->offsets),    PRISM__CL_ARG(code),
+      PRISM__CL_ARG(segments),      PRISM__CL_MEM(a->out),
+      PRISM__CL_ARG(scratch),       PRISM__CL_ARG(splits_offset),
+      PRISM__CL_ARG(ticket_offset), PRISM__CL_ARG(aggregate_offset),
+      PRISM__CL_ARG(prefix_offset), PRISM__CL_ARG(slots_offset),
+      PRISM__CL_ARG(checked)};
   st = SEG_LAUNCH(c, c->options, "seg_reduce_search", search_args, tiles + 1,
                   c->wg);
   if (st == PRISM_OK)
@@ -524,17 +508,15 @@ static prism_status reduce_chunked(seg_call *c) {
   if ((st = seg_init(c, scratch, 8, slots_offset, slots)) != PRISM_OK)
     return st;
 
-  cl_mem in = (cl_mem)a->in, offsets = (cl_mem)a->offsets;
-  cl_mem out = (cl_mem)a->out;
   const cl_uint code = offset_code(a->offset_type);
   const cl_ulong n = a->n, segments = a->num_segments, chunk_arg = chunk;
   const cl_uint checked = a->first_bad != NULL, count = (cl_uint)chunks;
-  const prism__cl_arg chunk_args[] = {PRISM__CL_ARG(in),
+  const prism__cl_arg chunk_args[] = {PRISM__CL_MEM(a->in),
                                       PRISM__CL_ARG(n),
-                                      PRISM__CL_ARG(offsets),
+                                      PRISM__CL_MEM(a->offsets),
                                       PRISM__CL_ARG(code),
                                       PRISM__CL_ARG(segments),
-                                      PRISM__CL_ARG(out),
+                                      PRISM__CL_MEM(a->out),
                                       PRISM__CL_ARG(chunk_arg),
                                       PRISM__CL_ARG(scratch),
                                       PRISM__CL_ARG(kinds_offset),
@@ -550,7 +532,7 @@ static prism_status reduce_chunked(seg_call *c) {
     const prism__cl_arg partials_args[] = {
         PRISM__CL_ARG(scratch), PRISM__CL_ARG(kinds_offset),
         PRISM__CL_ARG(values_offset), PRISM__CL_ARG(count)};
-    const prism__cl_arg carries_args[] = {PRISM__CL_ARG(out),
+    const prism__cl_arg carries_args[] = {PRISM__CL_MEM(a->out),
                                           PRISM__CL_ARG(count),
                                           PRISM__CL_ARG(scratch),
                                           PRISM__CL_ARG(values_offset),

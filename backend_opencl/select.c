@@ -29,12 +29,10 @@
 typedef struct select_plan {
   const prism__select_args *args;
   size_t elem;
-  cl_mem in, flags, out;
   prism__cl_arg a, b; /* the predicate's constants, as wide as T */
   cl_uint keep, range;
   cl_mem scratch;
-  cl_mem count_buf; /* count_out, or scratch (SCRATCH_COUNT), or NULL */
-  cl_ulong count_offset;
+  prism__mem count; /* count_out, or scratch (SCRATCH_COUNT), or NULL */
   cl_uint count_wanted;
 } select_plan;
 
@@ -90,9 +88,6 @@ static prism_status plan_select(prism_context *ctx, const prism__select_args *a,
   memset(p, 0, sizeof *p);
   p->args = a;
   p->elem = prism_type_size(a->type);
-  p->in = (cl_mem)a->in;
-  p->flags = (cl_mem)a->flags;
-  p->out = (cl_mem)a->out;
   p->a.size = p->b.size = p->elem;
   p->a.value = &a->predicate.a; /* the union's member of type T */
   p->b.value = &a->predicate.b;
@@ -103,11 +98,10 @@ static prism_status plan_select(prism_context *ctx, const prism__select_args *a,
   if (st != PRISM_OK)
     return st;
   p->scratch = (cl_mem)native;
-  p->count_wanted = a->count_out || a->count;
-  p->count_buf = a->count_out ? (cl_mem)a->count_out
-                 : a->count   ? p->scratch
-                              : NULL;
-  p->count_offset = a->count_out ? 0 : SCRATCH_COUNT;
+  p->count_wanted = a->count_out.native || a->count;
+  p->count = a->count_out.native ? a->count_out
+             : a->count          ? prism__cl_mem_at(p->scratch, SCRATCH_COUNT)
+                                 : a->count_out;
   return PRISM_OK;
 }
 
@@ -134,8 +128,8 @@ static prism_status count_ranges(prism_context *ctx, const select_plan *p,
   const cl_ulong n = p->args->n, range = range_len, groups_arg = groups;
   const cl_ulong counts_offset = SCRATCH_ARRAYS, kept_offset = SCRATCH_KEPT;
   const cl_uint wanted = count_to_dst ? p->count_wanted : 0;
-  const prism__cl_arg count_args[] = {PRISM__CL_ARG(p->in),
-                                      PRISM__CL_ARG(p->flags),
+  const prism__cl_arg count_args[] = {PRISM__CL_MEM(p->args->in),
+                                      PRISM__CL_MEM(p->args->flags),
                                       PRISM__CL_ARG(n),
                                       p->a,
                                       p->b,
@@ -145,10 +139,9 @@ static prism_status count_ranges(prism_context *ctx, const select_plan *p,
                                       PRISM__CL_ARG(p->scratch),
                                       PRISM__CL_ARG(counts_offset)};
   const prism__cl_arg offsets_args[] = {
-      PRISM__CL_ARG(p->scratch),   PRISM__CL_ARG(counts_offset),
-      PRISM__CL_ARG(groups_arg),   PRISM__CL_ARG(kept_offset),
-      PRISM__CL_ARG(p->count_buf), PRISM__CL_ARG(p->count_offset),
-      PRISM__CL_ARG(wanted)};
+      PRISM__CL_ARG(p->scratch), PRISM__CL_ARG(counts_offset),
+      PRISM__CL_ARG(groups_arg), PRISM__CL_ARG(kept_offset),
+      PRISM__CL_MEM(p->count),   PRISM__CL_ARG(wanted)};
   st =
       PRISM__CL_LAUNCH(ctx, count, "select_count", count_args, groups * wg, wg);
   if (st == PRISM_OK)
@@ -185,16 +178,15 @@ static prism_status select_lookback(prism_context *ctx,
         (st = prism__cl_kernel(ctx, LOOKBACK_FILE, options,
                                "select_single_block", &k)) != PRISM_OK)
       return st;
-    const prism__cl_arg args[] = {PRISM__CL_ARG(plan->in),
-                                  PRISM__CL_ARG(plan->flags),
-                                  PRISM__CL_ARG(plan->out),
+    const prism__cl_arg args[] = {PRISM__CL_MEM(a->in),
+                                  PRISM__CL_MEM(a->flags),
+                                  PRISM__CL_MEM(a->out),
                                   PRISM__CL_ARG(n),
                                   plan->a,
                                   plan->b,
                                   PRISM__CL_ARG(plan->keep),
                                   PRISM__CL_ARG(plan->range),
-                                  PRISM__CL_ARG(plan->count_buf),
-                                  PRISM__CL_ARG(plan->count_offset),
+                                  PRISM__CL_MEM(plan->count),
                                   PRISM__CL_ARG(plan->count_wanted)};
     return PRISM__CL_LAUNCH(ctx, k, "select_single_block", args, wg, wg);
   }
@@ -237,9 +229,9 @@ static prism_status select_lookback(prism_context *ctx,
     st = count_ranges(ctx, plan, LOOKBACK_FILE, options, wg, groups, range, 0);
   if (st != PRISM_OK)
     return st;
-  const prism__cl_arg args[] = {PRISM__CL_ARG(plan->in),
-                                PRISM__CL_ARG(plan->flags),
-                                PRISM__CL_ARG(plan->out),
+  const prism__cl_arg args[] = {PRISM__CL_MEM(a->in),
+                                PRISM__CL_MEM(a->flags),
+                                PRISM__CL_MEM(a->out),
                                 PRISM__CL_ARG(n),
                                 plan->a,
                                 plan->b,
@@ -249,8 +241,7 @@ static prism_status select_lookback(prism_context *ctx,
                                 PRISM__CL_ARG(ticket_offset),
                                 PRISM__CL_ARG(status_offset),
                                 PRISM__CL_ARG(kept_offset),
-                                PRISM__CL_ARG(plan->count_buf),
-                                PRISM__CL_ARG(plan->count_offset),
+                                PRISM__CL_MEM(plan->count),
                                 PRISM__CL_ARG(plan->count_wanted),
                                 PRISM__CL_ARG(tile_count)};
   return PRISM__CL_LAUNCH(ctx, k, "select_lookback", args, tiles * wg, wg);
@@ -291,9 +282,9 @@ static prism_status select_chunked(prism_context *ctx,
     return st;
   const cl_ulong n = a->n, chunk_arg = chunk;
   const cl_ulong counts_offset = SCRATCH_ARRAYS, kept_offset = SCRATCH_KEPT;
-  const prism__cl_arg args[] = {PRISM__CL_ARG(p.in),
-                                PRISM__CL_ARG(p.flags),
-                                PRISM__CL_ARG(p.out),
+  const prism__cl_arg args[] = {PRISM__CL_MEM(a->in),
+                                PRISM__CL_MEM(a->flags),
+                                PRISM__CL_MEM(a->out),
                                 PRISM__CL_ARG(n),
                                 p.a,
                                 p.b,
@@ -304,8 +295,7 @@ static prism_status select_chunked(prism_context *ctx,
                                 PRISM__CL_ARG(counts_offset),
                                 PRISM__CL_ARG(kept_offset),
                                 PRISM__CL_ARG(has_offsets),
-                                PRISM__CL_ARG(p.count_buf),
-                                PRISM__CL_ARG(p.count_offset),
+                                PRISM__CL_MEM(p.count),
                                 PRISM__CL_ARG(p.count_wanted)};
   return PRISM__CL_LAUNCH(ctx, k, "select_chunks", args, chunks, 1);
 }
@@ -319,9 +309,8 @@ prism_status prism__cl_select(prism_context *ctx,
   if (st != PRISM_OK || !args->count)
     return st;
   cl_ulong k;
-  cl_int err =
-      clEnqueueReadBuffer(cl->queue, p.count_buf, CL_TRUE,
-                          (size_t)p.count_offset, sizeof k, &k, 0, NULL, NULL);
+  cl_int err = clEnqueueReadBuffer(cl->queue, (cl_mem)p.count.native, CL_TRUE,
+                                   p.count.offset, sizeof k, &k, 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return prism__cl_fail(ctx, err, "clEnqueueReadBuffer(compaction count)");
   *args->count = (size_t)k;

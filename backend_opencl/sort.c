@@ -23,37 +23,37 @@
 #include <string.h>
 
 /* Everything the strategies share: buffers per pass, the scratch, the
- * key's flip, the program options. Values travel as (buffer, element
- * offset): their alternate lives inside the scratch. */
+ * key's flip, the program options. Keys and values travel as prism__mem
+ * (the kernels' PRISM_BUF): the caller's views, or their alternates inside
+ * the scratch. */
 typedef struct sort_plan {
   const prism__sort_args *args;
   size_t key_bytes, radix;
   unsigned passes;
-  cl_mem keys_src, values_src; /* what the first pass reads */
-  cl_ulong values_src_at;
-  cl_mem scratch;         /* keys' alternate at 0, then values' */
-  cl_ulong values_alt_at; /* elements */
-  cl_ulong tables_offset; /* the strategy's tables, bytes */
-  cl_uint flip4;          /* all ones for descending order */
+  prism__mem keys_src, values_src; /* what the first pass reads */
+  cl_mem scratch;                  /* keys' alternate at 0, then values' */
+  size_t values_at;                /* the values' alternate, bytes */
+  cl_ulong values_alt_at;          /* the same, elements */
+  cl_ulong tables_offset;          /* the strategy's tables, bytes */
+  cl_uint flip4;                   /* all ones for descending order */
   cl_ulong flip8;
   prism__cl_arg flip; /* flip4 or flip8, as wide as a key */
-  cl_mem none;        /* NULL: values of a keys-only sort */
 } sort_plan;
 
 /* What pass p writes: the last pass writes the outputs. */
 static int pass_to_alt(const sort_plan *s, unsigned p) {
   return (s->passes - 1 - p) % 2;
 }
-static cl_mem pass_keys(const sort_plan *s, unsigned p) {
-  return pass_to_alt(s, p) ? s->scratch : (cl_mem)s->args->keys_out;
+static prism__mem pass_keys(const sort_plan *s, unsigned p) {
+  return pass_to_alt(s, p) ? prism__cl_mem_at(s->scratch, 0)
+                           : s->args->keys_out;
 }
-static cl_mem pass_values(const sort_plan *s, unsigned p) {
+/* Native NULL for keys only. */
+static prism__mem pass_values(const sort_plan *s, unsigned p) {
   if (!s->args->value_size)
-    return NULL;
-  return pass_to_alt(s, p) ? s->scratch : (cl_mem)s->args->values_out;
-}
-static cl_ulong pass_values_at(const sort_plan *s, unsigned p) {
-  return pass_to_alt(s, p) ? s->values_alt_at : 0;
+    return s->args->values_out;
+  return pass_to_alt(s, p) ? prism__cl_mem_at(s->scratch, s->values_at)
+                           : s->args->values_out;
 }
 
 /* Program options: the key's bits as T, its image macro, values, shape. */
@@ -88,6 +88,7 @@ static prism_status plan_sort(prism_context *ctx, const prism__sort_args *a,
   const size_t values_bytes = a->n * a->value_size;
   /* A multiple of the value size, as every scratch region start is. */
   const size_t values_at = prism__cl_align(keys_bytes);
+  s->values_at = values_at;
   s->values_alt_at = a->value_size ? values_at / a->value_size : 0;
   s->tables_offset = values_at + prism__cl_align(values_bytes);
   void *native;
@@ -96,8 +97,8 @@ static prism_status plan_sort(prism_context *ctx, const prism__sort_args *a,
   if (st != PRISM_OK)
     return st;
   s->scratch = (cl_mem)native;
-  s->keys_src = (cl_mem)a->keys_in;
-  s->values_src = (cl_mem)a->values_in;
+  s->keys_src = a->keys_in;
+  s->values_src = a->values_in;
   s->flip4 = a->descending ? UINT32_MAX : 0;
   s->flip8 = a->descending ? UINT64_MAX : 0;
   s->flip.size = s->key_bytes;
@@ -105,16 +106,16 @@ static prism_status plan_sort(prism_context *ctx, const prism__sort_args *a,
       s->key_bytes == 4 ? (const void *)&s->flip4 : (const void *)&s->flip8;
 
   const prism__backend *be = &prism__backend_opencl;
-  if (s->passes % 2 && a->keys_in == a->keys_out) {
-    st = be->mem_copy(ctx, s->scratch, 0, s->keys_src, 0, keys_bytes);
-    s->keys_src = s->scratch;
+  if (s->passes % 2 && prism__mem_same(a->keys_in, a->keys_out)) {
+    st = be->mem_copy(ctx, s->scratch, 0, a->keys_in.native, a->keys_in.offset,
+                      keys_bytes);
+    s->keys_src = prism__cl_mem_at(s->scratch, 0);
   }
   if (st == PRISM_OK && s->passes % 2 && a->value_size &&
-      a->values_in == a->values_out) {
-    st = be->mem_copy(ctx, s->scratch, values_at, s->values_src, 0,
-                      values_bytes);
-    s->values_src = s->scratch;
-    s->values_src_at = s->values_alt_at;
+      prism__mem_same(a->values_in, a->values_out)) {
+    st = be->mem_copy(ctx, s->scratch, values_at, a->values_in.native,
+                      a->values_in.offset, values_bytes);
+    s->values_src = prism__cl_mem_at(s->scratch, values_at);
   }
   return st;
 }
@@ -146,17 +147,14 @@ static prism_status sort_single(prism_context *ctx, const prism__sort_args *a) {
       prism__cl_kernel(ctx, "sort_single.cl", options, "sort_single_block", &k);
   if (st != PRISM_OK)
     return st;
-  cl_mem keys_out = (cl_mem)a->keys_out;
-  cl_mem values_out = a->value_size ? (cl_mem)a->values_out : NULL;
   cl_mem values_alt = a->value_size ? s.scratch : NULL;
   const cl_ulong n = a->n;
   const cl_uint begin_bit = a->begin_bit, end_bit = a->end_bit;
-  const prism__cl_arg args[] = {PRISM__CL_ARG(s.keys_src),
-                                PRISM__CL_ARG(keys_out),
+  const prism__cl_arg args[] = {PRISM__CL_MEM(s.keys_src),
+                                PRISM__CL_MEM(a->keys_out),
                                 PRISM__CL_ARG(s.scratch),
-                                PRISM__CL_ARG(s.values_src),
-                                PRISM__CL_ARG(s.values_src_at),
-                                PRISM__CL_ARG(values_out),
+                                PRISM__CL_MEM(s.values_src),
+                                PRISM__CL_MEM(a->values_out),
                                 PRISM__CL_ARG(values_alt),
                                 PRISM__CL_ARG(s.values_alt_at),
                                 PRISM__CL_ARG(n),
@@ -207,27 +205,24 @@ static prism_status sort_classic(prism_context *ctx,
     return st;
 
   const cl_ulong n = a->n, chunk_arg = chunk, columns = global;
-  cl_mem keys_src = s.keys_src, values_src = s.values_src;
-  cl_ulong values_src_at = s.values_src_at;
+  prism__mem keys_src = s.keys_src, values_src = s.values_src;
   for (unsigned p = 0; p < s.passes && st == PRISM_OK; p++) {
     cl_uint shift, bits;
     pass_digit(&s, pol->sort.radix_bits, p, &shift, &bits);
-    cl_mem keys_dst = pass_keys(&s, p), values_dst = pass_values(&s, p);
-    cl_ulong values_dst_at = pass_values_at(&s, p);
+    const prism__mem keys_dst = pass_keys(&s, p);
+    const prism__mem values_dst = pass_values(&s, p);
     const prism__cl_arg count_args[] = {
-        PRISM__CL_ARG(keys_src),  PRISM__CL_ARG(n),
+        PRISM__CL_MEM(keys_src),  PRISM__CL_ARG(n),
         PRISM__CL_ARG(chunk_arg), PRISM__CL_ARG(shift),
         PRISM__CL_ARG(bits),      s.flip,
         PRISM__CL_ARG(s.scratch), PRISM__CL_ARG(s.tables_offset)};
     const prism__cl_arg offsets_args[] = {PRISM__CL_ARG(s.scratch),
                                           PRISM__CL_ARG(s.tables_offset),
                                           PRISM__CL_ARG(columns)};
-    const prism__cl_arg scatter_args[] = {PRISM__CL_ARG(keys_src),
-                                          PRISM__CL_ARG(keys_dst),
-                                          PRISM__CL_ARG(values_src),
-                                          PRISM__CL_ARG(values_src_at),
-                                          PRISM__CL_ARG(values_dst),
-                                          PRISM__CL_ARG(values_dst_at),
+    const prism__cl_arg scatter_args[] = {PRISM__CL_MEM(keys_src),
+                                          PRISM__CL_MEM(keys_dst),
+                                          PRISM__CL_MEM(values_src),
+                                          PRISM__CL_MEM(values_dst),
                                           PRISM__CL_ARG(n),
                                           PRISM__CL_ARG(chunk_arg),
                                           PRISM__CL_ARG(shift),
@@ -244,7 +239,6 @@ static prism_status sort_classic(prism_context *ctx,
                             wg);
     keys_src = keys_dst;
     values_src = values_dst;
-    values_src_at = values_dst_at;
   }
   return st;
 }
@@ -316,7 +310,7 @@ static prism_status sort_onesweep(prism_context *ctx,
                  status_off = s.tables_offset + status_at, words = status_words;
   const cl_uint begin_bit = a->begin_bit, end_bit = a->end_bit,
                 passes_arg = passes, groups_arg = (cl_uint)groups;
-  const prism__cl_arg histogram_args[] = {PRISM__CL_ARG(s.keys_src),
+  const prism__cl_arg histogram_args[] = {PRISM__CL_MEM(s.keys_src),
                                           PRISM__CL_ARG(n),
                                           PRISM__CL_ARG(range_arg),
                                           PRISM__CL_ARG(begin_bit),
@@ -337,18 +331,16 @@ static prism_status sort_onesweep(prism_context *ctx,
   const prism__cl_arg init_args[] = {
       PRISM__CL_ARG(s.scratch), PRISM__CL_ARG(ticket_off),
       PRISM__CL_ARG(status_off), PRISM__CL_ARG(words)};
-  cl_mem keys_src = s.keys_src, values_src = s.values_src;
-  cl_ulong values_src_at = s.values_src_at;
+  prism__mem keys_src = s.keys_src, values_src = s.values_src;
   for (unsigned p = 0; p < passes && st == PRISM_OK; p++) {
     cl_uint shift, bits;
     pass_digit(&s, pol->sort.radix_bits, p, &shift, &bits);
-    cl_mem keys_dst = pass_keys(&s, p), values_dst = pass_values(&s, p);
-    cl_ulong values_dst_at = pass_values_at(&s, p);
+    const prism__mem keys_dst = pass_keys(&s, p);
+    const prism__mem values_dst = pass_values(&s, p);
     const cl_ulong pass_starts = starts_off + (cl_ulong)p * radix * 8;
     const prism__cl_arg onesweep_args[] = {
-        PRISM__CL_ARG(keys_src),   PRISM__CL_ARG(keys_dst),
-        PRISM__CL_ARG(values_src), PRISM__CL_ARG(values_src_at),
-        PRISM__CL_ARG(values_dst), PRISM__CL_ARG(values_dst_at),
+        PRISM__CL_MEM(keys_src),   PRISM__CL_MEM(keys_dst),
+        PRISM__CL_MEM(values_src), PRISM__CL_MEM(values_dst),
         PRISM__CL_ARG(n),          PRISM__CL_ARG(shift),
         PRISM__CL_ARG(bits),       s.flip,
         PRISM__CL_ARG(s.scratch),  PRISM__CL_ARG(ticket_off),
@@ -360,7 +352,6 @@ static prism_status sort_onesweep(prism_context *ctx,
                             tiles * wg, wg);
     keys_src = keys_dst;
     values_src = values_dst;
-    values_src_at = values_dst_at;
   }
   return st;
 }

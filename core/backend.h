@@ -11,8 +11,13 @@
  * Members are appended, never reordered. A NULL primitive member means the
  * backend does not implement it; core then returns PRISM_UNSUPPORTED.
  *
- * Buffers reach a backend as their native handle (void *): a device pointer
- * for CUDA, a cl_mem for OpenCL.
+ * Buffers reach a backend as a prism__mem: their native handle (void *: a
+ * device pointer for CUDA, a cl_mem for OpenCL) and the byte offset at which
+ * the argument starts in it (a view's offset; 0 for a whole buffer). core
+ * has checked that the offset is a multiple of the argument's element size;
+ * any wider alignment (vector loads) is the backend's to check. An absent
+ * optional buffer has native NULL. Two arguments are in place when they
+ * compare equal by prism__mem_same; core refuses partial overlaps.
  *
  * A backend reports failure by returning a status after calling
  * prism__fail / prism__fail_native on the context (core/error.h), so the
@@ -30,10 +35,25 @@
 extern "C" {
 #endif
 
-/** What the caller asked for: a device index and, for OpenCL, a platform. */
+/** A buffer argument: native handle and byte offset (see above). */
+typedef struct prism__mem {
+  void *native;
+  size_t offset;
+} prism__mem;
+
+static inline int prism__mem_same(prism__mem a, prism__mem b) {
+  return a.native == b.native && a.offset == b.offset;
+}
+
+/** What the caller asked for: a device index and, for OpenCL, a platform;
+ * or the caller's own native objects (prism_cuda_context_create,
+ * prism_opencl_context_create), which the backend then uses instead. */
 typedef struct prism__device_request {
   int device;           /* >= 0 */
   const char *platform; /* NULL = first platform with a device */
+  /* NULL, or the backend's own request struct: prism__cuda_native_request
+   * (backend_cuda) or prism__cl_native_request (backend_opencl). */
+  const void *native;
 } prism__device_request;
 
 /** What a backend fills in at context_init. */
@@ -48,10 +68,10 @@ typedef struct prism__device_info {
 typedef struct prism__reduce_args {
   prism_type type;
   prism_op op;
-  const void *in; /* native handle, at least n elements */
+  prism__mem in;  /* at least n elements */
   size_t n;       /* > 0 */
   void *result;   /* host, one element; NULL when out is set */
-  void *out;      /* native handle or NULL: the result goes to its first
+  prism__mem out; /* native NULL, or the result goes to its first
                      element instead, queued (no wait) */
 } prism__reduce_args;
 
@@ -59,17 +79,17 @@ typedef struct prism__scan_args {
   prism_type type;
   prism_op op;
   prism_scan_kind kind;
-  const void *in; /* native handle, at least n elements */
-  void *out;      /* native handle, at least n elements; may equal in */
+  prism__mem in;  /* at least n elements */
+  prism__mem out; /* at least n elements; may be in (same) */
   size_t n;       /* > 0 */
 } prism__scan_args;
 
 typedef struct prism__sort_args {
   prism_type key_type;
-  const void *keys_in;   /* native handle, n keys */
-  void *keys_out;        /* native handle, n keys; may equal keys_in */
-  const void *values_in; /* NULL for keys only */
-  void *values_out;      /* NULL for keys only; may equal values_in */
+  prism__mem keys_in;    /* n keys */
+  prism__mem keys_out;   /* n keys; may be keys_in (same) */
+  prism__mem values_in;  /* native NULL for keys only */
+  prism__mem values_out; /* native NULL for keys only; may be values_in */
   size_t value_size;     /* 0 (keys only), 4 or 8 */
   size_t n;              /* > 0 */
   int descending;
@@ -81,12 +101,12 @@ typedef struct prism__gather_scatter_args {
   int scatter;           /* 0: gather, 1: scatter */
   size_t element_size;   /* 4 or 8 */
   prism_type index_type; /* PRISM_U32, PRISM_I32, PRISM_U64, PRISM_I64 */
-  const void *in;        /* native handle */
-  const void *indices;   /* native handle, n indices */
-  void *out;             /* native handle; never the same as in */
-  size_t n;              /* > 0 */
-  size_t bound;          /* indices must lie in [0, bound): in_count for a
-                            gather, out_count for a scatter */
+  prism__mem in;
+  prism__mem indices; /* n indices */
+  prism__mem out;     /* never overlaps in or indices */
+  size_t n;           /* > 0 */
+  size_t bound;       /* indices must lie in [0, bound): in_count for a
+                         gather, out_count for a scatter */
   /* NULL: unchecked (queued). Otherwise wait and store the first position
    * whose index is out of range, or SIZE_MAX when there is none. */
   size_t *first_bad;
@@ -111,7 +131,7 @@ typedef struct prism__gather_scatter_args {
  */
 typedef struct prism__histogram_args {
   prism_type sample_type; /* u8, i32, u32, f32, i64, u64, f64 */
-  const void *samples;    /* native handle, n samples */
+  prism__mem samples;     /* n samples */
   size_t n;               /* > 0 */
   size_t bins;            /* 1 .. 2^31 */
   int ranged;             /* 0: even, 1: edges */
@@ -122,7 +142,7 @@ typedef struct prism__histogram_args {
   uint64_t width;         /* even, integers: (span + 1) / bins or 0 */
   const void *edges;      /* range: host array of bins + 1 samples */
   prism_type counter_type;
-  void *counts; /* native handle */
+  prism__mem counts; /* bins counters */
 } prism__histogram_args;
 
 /* The slices (blocks, work-groups) a histogram's samples split into for a
@@ -149,13 +169,13 @@ typedef struct prism__select_args {
   prism__select_mode mode;
   int partition;   /* 1: rejected elements follow, in order, at out[k..n) */
   prism_type type; /* any prism_type */
-  const void *in;  /* native handle, n elements */
-  void *out;       /* native handle, n elements; not in */
+  prism__mem in;   /* n elements */
+  prism__mem out;  /* n elements; apart from in */
   size_t n;        /* > 0 */
   prism_type flag_type;      /* FLAGGED: u8, i32, u32, i64, u64 */
-  const void *flags;         /* FLAGGED: native handle, n flags */
+  prism__mem flags;          /* FLAGGED: n flags */
   prism_predicate predicate; /* IF: compare valid, constants of type */
-  void *count_out;           /* native handle or NULL: a uint64_t k at byte 0 */
+  prism__mem count_out;      /* native NULL, or a uint64_t k at its start */
   size_t *count;             /* host or NULL: wait and store k */
 } prism__select_args;
 
@@ -171,14 +191,14 @@ typedef struct prism__segmented_args {
   prism_type type;
   prism_op op;
   prism_scan_kind kind;   /* scan */
-  const void *in;         /* native handle, n elements */
-  void *out;              /* scan: n elements (may equal in); reduce:
+  prism__mem in;          /* n elements */
+  prism__mem out;         /* scan: n elements (may be in); reduce:
                              num_segments elements */
   size_t n;               /* > 0 for scans; reduce may have n = 0 */
   prism_type flag_type;   /* scan by flags: u8, i32, u32, i64, u64 */
-  const void *flags;      /* scan by flags: n flags; else NULL */
+  prism__mem flags;       /* scan by flags: n flags; else native NULL */
   prism_type offset_type; /* by offsets: u32, i32, u64, i64 */
-  const void *offsets;    /* by offsets: num_segments + 1; else NULL */
+  prism__mem offsets;     /* by offsets: num_segments + 1; else NULL */
   size_t num_segments;    /* by offsets: > 0 */
   /* by offsets: NULL: unchecked (queued). Otherwise wait and store the
    * first bad segment, or SIZE_MAX when there is none. */
@@ -193,13 +213,13 @@ typedef struct prism__segmented_args {
 typedef struct prism__bfs_args {
   size_t n;                 /* vertices, >= 1, < 2^32 */
   size_t m;                 /* directed edges */
-  const void *offsets;      /* native, n + 1 uint64 */
-  const void *cols;         /* native, m uint32 */
-  const void *in_offsets;   /* native, n + 1 uint64: the transpose's */
-  const void *in_cols;      /* native, m uint32 */
+  prism__mem offsets;       /* n + 1 uint64 */
+  prism__mem cols;          /* m uint32 */
+  prism__mem in_offsets;    /* n + 1 uint64: the transpose's */
+  prism__mem in_cols;       /* m uint32 */
   size_t source;            /* < n */
-  void *levels;             /* native, n int32 */
-  void *parents;            /* native, n int32, or NULL */
+  prism__mem levels;        /* n int32 */
+  prism__mem parents;       /* n int32, or native NULL */
   double alpha, beta;       /* prism_bfs_options */
   prism_bfs_result *result; /* host, filled before returning */
 } prism__bfs_args;
@@ -246,6 +266,29 @@ typedef struct prism__backend {
   prism_status (*segmented)(prism_context *ctx,
                             const prism__segmented_args *args);
   prism_status (*bfs)(prism_context *ctx, const prism__bfs_args *args);
+
+  /* Memory identity, for overlap checks: memory of one allocation (or
+   * native object) is named by a space and a base, such that two buffers
+   * overlap exactly when their spaces are equal and their byte ranges from
+   * base do. CUDA: space NULL (one address space), base the address; OpenCL:
+   * space the root cl_mem (a sub-buffer's parent), base the sub-buffer's
+   * origin in it. */
+  void (*mem_identity)(prism_context *ctx, void *native, const void **space,
+                       uint64_t *base);
+  /* Release a wrapped native handle (prism_*_buffer_wrap): CUDA nothing,
+   * OpenCL clReleaseMemObject of the reference the wrap took. */
+  void (*mem_unwrap)(prism_context *ctx, void *native);
+
+  /* Events: record a marker after the queued work (*native, a
+   * cudaEvent_t or cl_event), wait for one on the host, ask whether it is
+   * done without blocking, make the context's queue wait for one (of any
+   * context of this backend: the backend refuses one it cannot wait for
+   * with PRISM_CONTEXT_MISMATCH), release it. */
+  prism_status (*event_record)(prism_context *ctx, void **native);
+  prism_status (*event_wait)(prism_context *ctx, void *native);
+  prism_status (*event_query)(prism_context *ctx, void *native, int *done);
+  prism_status (*queue_wait)(prism_context *ctx, void *native);
+  void (*event_release)(prism_context *ctx, void *native);
 } prism__backend;
 
 #ifdef PRISM_HAVE_CUDA

@@ -49,11 +49,11 @@ static prism_status check_bfs(prism_context *ctx, const prism_graph *graph,
                        "%s: source %zu is out of range [0, %zu)", fn, source,
                        graph->n);
   const size_t bytes = graph->n * sizeof(int32_t);
-  if ((st = prism__check_buffer(ctx, levels, 0, bytes, fn, "levels")) !=
-      PRISM_OK)
+  if ((st = prism__check_view(ctx, levels, sizeof(int32_t), bytes, fn,
+                              "levels")) != PRISM_OK)
     return st;
-  if (parents && (st = prism__check_buffer(ctx, parents, 0, bytes, fn,
-                                           "parents")) != PRISM_OK)
+  if (parents && (st = prism__check_view(ctx, parents, sizeof(int32_t), bytes,
+                                         fn, "parents")) != PRISM_OK)
     return st;
   if (parents &&
       (st = prism__check_apart(ctx, fn, levels, 0, bytes, "levels", parents, 0,
@@ -91,13 +91,13 @@ static prism_status bfs(prism_context *ctx, const prism_graph *graph,
   const prism_buffer *in_cols = graph->directed ? graph->in_cols : graph->cols;
   prism__bfs_args args = {graph->n,
                           graph->m,
-                          graph->offsets->native,
-                          graph->cols->native,
-                          in_offsets->native,
-                          in_cols->native,
+                          prism__mem_of(graph->offsets),
+                          prism__mem_of(graph->cols),
+                          prism__mem_of(in_offsets),
+                          prism__mem_of(in_cols),
                           source,
-                          levels->native,
-                          parents ? parents->native : NULL,
+                          prism__mem_of(levels),
+                          prism__mem_of(parents),
                           options->alpha,
                           options->beta,
                           &found};

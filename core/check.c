@@ -86,18 +86,90 @@ prism_status prism__check_count(prism_context *ctx, prism_type type, size_t n,
   return PRISM_OK;
 }
 
+/* Where bytes from offset of buf lie: its memory's space and the first
+ * byte's address there. */
+static void locate(const prism_buffer *buf, size_t offset, const void **space,
+                   uint64_t *at) {
+  *space = buf->storage->space;
+  *at = buf->storage->base + buf->offset + offset;
+}
+
+/* 0: apart (or an empty range), 1: exactly the same range, 2: overlapping
+ * otherwise. */
+static int relation(const prism_buffer *a, size_t a_offset, size_t a_bytes,
+                    const prism_buffer *b, size_t b_offset, size_t b_bytes) {
+  if (!a || !b || a_bytes == 0 || b_bytes == 0)
+    return 0;
+  const void *a_space, *b_space;
+  uint64_t a_at, b_at;
+  locate(a, a_offset, &a_space, &a_at);
+  locate(b, b_offset, &b_space, &b_at);
+  if (a_space != b_space || a_at >= b_at + b_bytes || b_at >= a_at + a_bytes)
+    return 0;
+  return a_at == b_at && a_bytes == b_bytes ? 1 : 2;
+}
+
+static prism_status overlap(prism_context *ctx, const char *fn,
+                            const prism_buffer *a, size_t a_offset,
+                            size_t a_bytes, const char *a_name,
+                            const prism_buffer *b, size_t b_offset,
+                            size_t b_bytes, const char *b_name,
+                            const char *rule) {
+  if (a == b)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: %s and %s are the same buffer and their ranges "
+                       "overlap (bytes [%zu, %zu) and [%zu, %zu)); %s",
+                       fn, a_name, b_name, a_offset, a_offset + a_bytes,
+                       b_offset, b_offset + b_bytes, rule);
+  size_t a_first = a->offset + a_offset, b_first = b->offset + b_offset;
+  return prism__fail(
+      ctx, PRISM_INVALID_ARGUMENT,
+      "%s: %s and %s name overlapping memory (bytes [%zu, %zu) "
+      "and [%zu, %zu) of %s); %s",
+      fn, a_name, b_name, a_first, a_first + a_bytes, b_first,
+      b_first + b_bytes,
+      a->storage == b->storage ? "one allocation" : "one native object", rule);
+}
+
 prism_status prism__check_apart(prism_context *ctx, const char *fn,
                                 const prism_buffer *a, size_t a_offset,
                                 size_t a_bytes, const char *a_name,
                                 const prism_buffer *b, size_t b_offset,
                                 size_t b_bytes, const char *b_name) {
-  if (a != b || a_bytes == 0 || b_bytes == 0 ||
-      a_offset >= b_offset + b_bytes || b_offset >= a_offset + a_bytes)
+  if (relation(a, a_offset, a_bytes, b, b_offset, b_bytes) == 0)
     return PRISM_OK;
-  return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                     "%s: %s and %s are the same buffer and their ranges "
-                     "overlap (bytes [%zu, %zu) and [%zu, %zu)); they must "
-                     "not",
-                     fn, a_name, b_name, a_offset, a_offset + a_bytes, b_offset,
-                     b_offset + b_bytes);
+  return overlap(ctx, fn, a, a_offset, a_bytes, a_name, b, b_offset, b_bytes,
+                 b_name, "they must not");
+}
+
+prism_status prism__check_in_place(prism_context *ctx, const char *fn,
+                                   const prism_buffer *a, size_t a_bytes,
+                                   const char *a_name, const prism_buffer *b,
+                                   size_t b_bytes, const char *b_name) {
+  const int r = relation(a, 0, a_bytes, b, 0, b_bytes);
+  /* In place is the same handle and offset to a backend: the same memory
+   * through two native objects (an OpenCL sub-buffer and its parent) would
+   * look apart to it. */
+  if (r == 0 || (r == 1 && prism__mem_same(prism__mem_of(a), prism__mem_of(b))))
+    return PRISM_OK;
+  return overlap(ctx, fn, a, 0, a_bytes, a_name, b, 0, b_bytes, b_name,
+                 r == 1 ? "in place, both must be views of one prism buffer"
+                        : "in place, both must name the same range");
+}
+
+prism_status prism__check_view(prism_context *ctx, const prism_buffer *buf,
+                               size_t element_size, size_t need, const char *fn,
+                               const char *arg) {
+  prism_status st = prism__check_buffer(ctx, buf, 0, need, fn, arg);
+  if (st == PRISM_OK && element_size > 1 && buf->offset % element_size)
+    st = prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                     "%s: %s is a view at byte %zu of its memory, not a "
+                     "multiple of its element size (%zu bytes)",
+                     fn, arg, buf->offset, element_size);
+  return st;
+}
+
+int prism__same_range(const prism_buffer *a, const prism_buffer *b,
+                      size_t bytes) {
+  return relation(a, 0, bytes, b, 0, bytes) == 1;
 }

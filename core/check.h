@@ -15,15 +15,35 @@ prism_status prism__check_buffer(prism_context *ctx, const prism_buffer *buf,
                                  size_t offset, size_t need, const char *fn,
                                  const char *arg);
 
+/** As prism__check_buffer from offset 0, and buf (a view, perhaps) starts
+ * on a multiple of element_size in its memory: what a primitive needs of
+ * each buffer argument. */
+prism_status prism__check_view(prism_context *ctx, const prism_buffer *buf,
+                               size_t element_size, size_t need, const char *fn,
+                               const char *arg);
+
 /** The byte ranges [a_offset, a_offset + a_bytes) of a and [b_offset,
- * b_offset + b_bytes) of b do not overlap: an argument the call writes
- * must not be memory another argument reads or writes (unless documented
- * as in place). Refusals name both arguments. Empty ranges never overlap. */
+ * b_offset + b_bytes) of b (views counted from their own start) name
+ * memory apart: an argument the call writes must not be memory another
+ * argument reads or writes (unless documented as in place). Decided on the
+ * memory (views of one buffer, wrapped native objects), not on handles.
+ * Refusals name both arguments. Empty ranges never overlap; NULL passes. */
 prism_status prism__check_apart(prism_context *ctx, const char *fn,
                                 const prism_buffer *a, size_t a_offset,
                                 size_t a_bytes, const char *a_name,
                                 const prism_buffer *b, size_t b_offset,
                                 size_t b_bytes, const char *b_name);
+
+/** For a pair that may be in place (the first a_bytes of a, the first
+ * b_bytes of b): the same range or apart, never a partial overlap. */
+prism_status prism__check_in_place(prism_context *ctx, const char *fn,
+                                   const prism_buffer *a, size_t a_bytes,
+                                   const char *a_name, const prism_buffer *b,
+                                   size_t b_bytes, const char *b_name);
+
+/** 1 when the first bytes of a and of b are the same memory. */
+int prism__same_range(const prism_buffer *a, const prism_buffer *b,
+                      size_t bytes);
 
 /** type is a prism_type the device supports (u8 included). */
 prism_status prism__check_type(prism_context *ctx, prism_type type,

@@ -4,6 +4,7 @@
 #include "env.h"
 #include "error.h"
 #include "handles.h"
+#include "interop.h"
 #include "registry.h"
 
 #include <stdio.h>
@@ -29,8 +30,8 @@ void prism__set_impl(prism_context *ctx, void *impl) {
 
 /* Open one backend on the requested device. Errors go to the thread-local
  * slot, prefixed with the backend's name. */
-static prism_status open_backend(const prism__backend *b,
-                                 const prism_context_options *options,
+static prism_status open_request(const prism__backend *b,
+                                 const prism__device_request *request,
                                  prism_context **out) {
   prism_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx)
@@ -38,8 +39,7 @@ static prism_status open_backend(const prism__backend *b,
                        "prism_context_create: out of host memory");
   ctx->backend = b;
   ctx->scratch_limit = SIZE_MAX;
-  prism__device_request request = {options->device, options->opencl_platform};
-  prism_status st = b->context_init(ctx, &request, &ctx->info);
+  prism_status st = b->context_init(ctx, request, &ctx->info);
   if (st != PRISM_OK) {
     prism__fail(NULL, st, "%s backend: %s", b->name, ctx->last_error);
     free(ctx->build_log);
@@ -55,6 +55,42 @@ static prism_status open_backend(const prism__backend *b,
   }
   *out = ctx;
   return PRISM_OK;
+}
+
+static prism_status open_backend(const prism__backend *b,
+                                 const prism_context_options *options,
+                                 prism_context **out) {
+  prism__device_request request = {options->device, options->opencl_platform,
+                                   NULL};
+  return open_request(b, &request, out);
+}
+
+prism_status prism__context_create_native(const prism__backend *b,
+                                          const void *native, const char *fn,
+                                          prism_context **out) {
+  prism__clear_global_error();
+  if (!out)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: out is NULL", fn);
+  *out = NULL;
+  prism__device_request request = {0, NULL, native};
+  prism_status st = open_request(b, &request, out);
+  if (st != PRISM_OK) {
+    /* open_request's message names the backend; say which call it was. */
+    char msg[PRISM__ERROR_MAX];
+    snprintf(msg, sizeof msg, "%s", prism_last_error());
+    prism__fail(NULL, st, "%s: %s", fn, msg);
+  }
+  return st;
+}
+
+prism_status prism__enter_backend(prism_context *ctx, const prism__backend *b,
+                                  const char *fn) {
+  PRISM__ENTER(ctx, fn);
+  if (ctx->backend == b)
+    return PRISM_OK;
+  return prism__leave(ctx, prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                                       "%s: ctx is a %s context, not %s", fn,
+                                       ctx->backend->name, b->name));
 }
 
 /* An explicitly named backend: say why it cannot run, if it cannot. */
@@ -144,6 +180,7 @@ void prism_context_destroy(prism_context *ctx) {
   if (!prism__enter_destroy(ctx, PRISM__HANDLE_CONTEXT))
     return;
   ctx->backend->finish(ctx);
+  prism__events_release_all(ctx);
   prism__graphs_release_all(ctx);
   prism__buffers_release_all(ctx);
   prism__scratch_free(ctx);

@@ -16,14 +16,50 @@
 
 #define PRISM__ERROR_MAX 1024
 
+/* The memory behind buffer handles: one allocation (or one wrapped native
+ * object), shared by a buffer and its views and freed with the last of
+ * them. space and base are its identity for overlap checks (the backend's
+ * mem_identity); owned: prism allocated it (mem_free), else the caller did
+ * (mem_unwrap). */
+typedef struct prism__storage {
+  void *native; /* NULL for an empty buffer */
+  size_t bytes;
+  const void *space;
+  uint64_t base;
+  int owned;
+  unsigned handles; /* buffer handles on it */
+} prism__storage;
+
 /* Whether a handle is live is the registry's to say (core/handles.h), never
- * a field of the possibly freed object. */
+ * a field of the possibly freed object. A handle names bytes [offset,
+ * offset + bytes) of its storage: a whole buffer from 0, a view anywhere. */
 struct prism_buffer_s {
   prism_context *ctx;
-  void *native;
+  prism__storage *storage;
+  void *native; /* storage->native, kept here for the hot path */
+  size_t offset;
   size_t bytes;
   prism_buffer *prev, *next; /* the context's live buffers */
 };
+
+/* A marker on the context's queue (core/event.c). */
+struct prism_event_s {
+  prism_context *ctx;
+  void *native;
+  prism_event *prev, *next; /* the context's live events */
+};
+
+/* The argument a backend receives for bytes of buf from offset. */
+static inline prism__mem prism__mem_at(const prism_buffer *buf, size_t offset) {
+  prism__mem m = {buf->native, buf->offset + offset};
+  return m;
+}
+
+/* prism__mem_at(buf, 0), or the absent argument for NULL. */
+static inline prism__mem prism__mem_of(const prism_buffer *buf) {
+  prism__mem none = {NULL, 0};
+  return buf ? prism__mem_at(buf, 0) : none;
+}
 
 struct prism_context_s {
   const prism__backend *backend;
@@ -32,6 +68,7 @@ struct prism_context_s {
 
   prism_buffer *buffers; /* released at destroy if the caller did not */
   prism_graph *graphs;   /* likewise */
+  prism_event *events;   /* likewise */
 
   /* The thread inside a call on the context (core/handles.h), 0 if none,
    * and how deeply it has entered (calls that make other calls). */
@@ -59,5 +96,8 @@ void prism__scratch_free(prism_context *ctx);
 /* Release every graph the caller left on the context (at destroy, before
  * the buffers). */
 void prism__graphs_release_all(prism_context *ctx);
+
+/* Release every event the caller left on the context (at destroy). */
+void prism__events_release_all(prism_context *ctx);
 
 #endif /* PRISM_CORE_CONTEXT_H */

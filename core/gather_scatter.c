@@ -26,12 +26,12 @@ static prism_status check_gather_scatter(
       out_count > SIZE_MAX / element_size)
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
                        "%s: element counts overflow the address space", fn);
-  if ((st = prism__check_buffer(ctx, in, 0, in_count * element_size, fn,
-                                "in")) != PRISM_OK ||
-      (st = prism__check_buffer(ctx, indices, 0, index_bytes, fn, "indices")) !=
-          PRISM_OK ||
-      (st = prism__check_buffer(ctx, out, 0, out_count * element_size, fn,
-                                "out")) != PRISM_OK)
+  if ((st = prism__check_view(ctx, in, element_size, in_count * element_size,
+                              fn, "in")) != PRISM_OK ||
+      (st = prism__check_view(ctx, indices, prism_type_size(index_type),
+                              index_bytes, fn, "indices")) != PRISM_OK ||
+      (st = prism__check_view(ctx, out, element_size, out_count * element_size,
+                              fn, "out")) != PRISM_OK)
     return st;
   /* in and indices are only read, so they may be one buffer; out is
    * written while both are read elsewhere. */
@@ -79,9 +79,15 @@ static prism_status gather(prism_context *ctx, size_t element_size,
                                          index_type, indices, out, n, n, fn);
   if (st != PRISM_OK)
     return st;
-  prism__gather_scatter_args args = {0,          element_size,    index_type,
-                                     in->native, indices->native, out->native,
-                                     n,          in_count,        NULL};
+  prism__gather_scatter_args args = {0,
+                                     element_size,
+                                     index_type,
+                                     prism__mem_of(in),
+                                     prism__mem_of(indices),
+                                     prism__mem_of(out),
+                                     n,
+                                     in_count,
+                                     NULL};
   return run_gather_scatter(ctx, &args, checked, first_bad, fn);
 }
 
@@ -95,9 +101,15 @@ static prism_status scatter(prism_context *ctx, size_t element_size,
                                          indices, out, out_count, n, fn);
   if (st != PRISM_OK)
     return st;
-  prism__gather_scatter_args args = {1,          element_size,    index_type,
-                                     in->native, indices->native, out->native,
-                                     n,          out_count,       NULL};
+  prism__gather_scatter_args args = {1,
+                                     element_size,
+                                     index_type,
+                                     prism__mem_of(in),
+                                     prism__mem_of(indices),
+                                     prism__mem_of(out),
+                                     n,
+                                     out_count,
+                                     NULL};
   return run_gather_scatter(ctx, &args, checked, first_bad, fn);
 }
 

@@ -186,26 +186,37 @@ prism_status prism__enter(prism_context *ctx, const char *fn) {
   return claimed ? PRISM_OK : busy(fn);
 }
 
-prism_status prism__enter_buffer(const prism_buffer *buf, const char *fn,
+static prism_status enter_handle(const void *handle, prism__handle_kind kind,
+                                 const char *noun, const char *fn,
                                  const char *arg, prism_context **ctx) {
   *ctx = NULL;
-  if (!buf)
+  if (!handle)
     return prism__fail(NULL, PRISM_NULL_POINTER, "%s: %s is NULL", fn, arg);
   pthread_mutex_lock(&lock);
-  const entry *e = find(buf);
-  int live = e && e->kind == PRISM__HANDLE_BUFFER;
+  const entry *e = find(handle);
+  int live = e && e->kind == kind;
   prism_context *owner = live ? e->ctx : NULL;
   int claimed = live && claim(owner);
   pthread_mutex_unlock(&lock);
   if (!live)
     return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
-                       "%s: %s is not a live prism buffer (destroyed, or "
+                       "%s: %s is not a live prism %s (destroyed, or "
                        "never created)",
-                       fn, arg);
+                       fn, arg, noun);
   if (!claimed)
     return busy(fn);
   *ctx = owner;
   return PRISM_OK;
+}
+
+prism_status prism__enter_buffer(const prism_buffer *buf, const char *fn,
+                                 const char *arg, prism_context **ctx) {
+  return enter_handle(buf, PRISM__HANDLE_BUFFER, "buffer", fn, arg, ctx);
+}
+
+prism_status prism__enter_event(const prism_event *event, const char *fn,
+                                const char *arg, prism_context **ctx) {
+  return enter_handle(event, PRISM__HANDLE_EVENT, "event", fn, arg, ctx);
 }
 
 prism_status prism__leave(prism_context *ctx, prism_status st) {

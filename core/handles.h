@@ -2,7 +2,7 @@
 /*
  * Which handles are live, and which thread is inside a context.
  *
- * Handles (contexts, buffers, graphs) are pointers to structs that core
+ * Handles (contexts, buffers, graphs, events) are pointers to structs that core
  * frees at destroy. Deciding whether a pointer the caller passes is still
  * a live handle must not read it: a process-wide registry of live handles,
  * keyed by address, answers without touching the object. A handle's
@@ -25,7 +25,8 @@
 typedef enum prism__handle_kind {
   PRISM__HANDLE_CONTEXT = 1,
   PRISM__HANDLE_BUFFER = 2,
-  PRISM__HANDLE_GRAPH = 3
+  PRISM__HANDLE_GRAPH = 3,
+  PRISM__HANDLE_EVENT = 4
 } prism__handle_kind;
 
 /** Register a new handle; PRISM_OUT_OF_MEMORY (message on ctx, or
@@ -56,6 +57,10 @@ prism_status prism__enter(prism_context *ctx, const char *fn);
 /** Enter the context of buffer buf (argument arg of fn), stored in *ctx. */
 prism_status prism__enter_buffer(const prism_buffer *buf, const char *fn,
                                  const char *arg, prism_context **ctx);
+
+/** Enter the context of event (argument arg of fn), stored in *ctx. */
+prism_status prism__enter_event(const prism_event *event, const char *fn,
+                                const char *arg, prism_context **ctx);
 
 /** Leave ctx; returns st, so a call ends `return prism__leave(ctx, st)`. */
 prism_status prism__leave(prism_context *ctx, prism_status st);

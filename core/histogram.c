@@ -61,10 +61,10 @@ static prism_status check_buffers(prism_context *ctx, prism_type sample_type,
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
                        "%s: bins = %zu counters overflow the address space", fn,
                        bins);
-  if ((st = prism__check_buffer(ctx, samples, 0, sample_bytes, fn,
-                                "samples")) != PRISM_OK ||
-      (st = prism__check_buffer(ctx, counts, 0, bins * counter_size, fn,
-                                "counts")) != PRISM_OK)
+  if ((st = prism__check_view(ctx, samples, prism_type_size(sample_type),
+                              sample_bytes, fn, "samples")) != PRISM_OK ||
+      (st = prism__check_view(ctx, counts, counter_size, bins * counter_size,
+                              fn, "counts")) != PRISM_OK)
     return st;
   /* The counters are cleared and counted into while samples are read. */
   return prism__check_apart(ctx, fn, samples, 0, sample_bytes, "samples",
@@ -275,7 +275,8 @@ static prism_status run_histogram(prism_context *ctx,
                                   const char *fn) {
   if (a->n == 0) {
     const uint32_t zero = 0;
-    return ctx->backend->mem_fill(ctx, a->counts, 0, &zero, sizeof zero,
+    return ctx->backend->mem_fill(ctx, a->counts.native, a->counts.offset,
+                                  &zero, sizeof zero,
                                   a->bins * prism_type_size(a->counter_type));
   }
   if (!ctx->backend->histogram)
@@ -302,12 +303,12 @@ static prism_status histogram_even(prism_context *ctx, prism_type sample_type,
   if (st != PRISM_OK)
     return st;
   a.sample_type = sample_type;
-  a.samples = samples->native;
+  a.samples = prism__mem_of(samples);
   a.n = n;
   a.bins = bins;
   a.ranged = 0;
   a.counter_type = counter_type;
-  a.counts = counts->native;
+  a.counts = prism__mem_of(counts);
   return run_histogram(ctx, &a, fn);
 }
 
@@ -328,13 +329,13 @@ static prism_status histogram_range(prism_context *ctx, prism_type sample_type,
   prism__histogram_args a;
   memset(&a, 0, sizeof a);
   a.sample_type = sample_type;
-  a.samples = samples->native;
+  a.samples = prism__mem_of(samples);
   a.n = n;
   a.bins = bins;
   a.ranged = 1;
   a.edges = edges;
   a.counter_type = counter_type;
-  a.counts = counts->native;
+  a.counts = prism__mem_of(counts);
   return run_histogram(ctx, &a, fn);
 }
 

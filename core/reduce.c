@@ -49,7 +49,7 @@ static prism_status reduce(prism_context *ctx, prism_type type, prism_op op,
   if (st == PRISM_OK)
     st = prism__check_count(ctx, type, n, fn, &bytes);
   if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, in, 0, bytes, fn, "in");
+    st = prism__check_view(ctx, in, prism_type_size(type), bytes, fn, "in");
   if (st != PRISM_OK)
     return st;
   if (!result)
@@ -63,7 +63,8 @@ static prism_status reduce(prism_context *ctx, prism_type type, prism_op op,
                        "%s: not implemented by the %s "
                        "backend",
                        fn, ctx->backend->name);
-  prism__reduce_args args = {type, op, in->native, n, result, NULL};
+  prism__reduce_args args = {type, op,     prism__mem_of(in),
+                             n,    result, prism__mem_of(NULL)};
   return ctx->backend->reduce(ctx, &args);
 }
 
@@ -77,9 +78,9 @@ static prism_status reduce_to_buffer(prism_context *ctx, prism_type type,
   if (st == PRISM_OK)
     st = prism__check_count(ctx, type, n, fn, &bytes);
   if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, in, 0, bytes, fn, "in");
+    st = prism__check_view(ctx, in, size, bytes, fn, "in");
   if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, out, 0, size, fn, "out");
+    st = prism__check_view(ctx, out, size, size, fn, "out");
   if (st == PRISM_OK)
     st = prism__check_apart(ctx, fn, in, 0, bytes, "in", out, 0, size, "out");
   if (st != PRISM_OK)
@@ -87,13 +88,15 @@ static prism_status reduce_to_buffer(prism_context *ctx, prism_type type,
   if (n == 0) {
     prism_value identity;
     prism__identity(type, op, &identity);
-    return ctx->backend->mem_fill(ctx, out->native, 0, &identity, size, size);
+    return ctx->backend->mem_fill(ctx, out->native, out->offset, &identity,
+                                  size, size);
   }
   if (!ctx->backend->reduce)
     return prism__fail(ctx, PRISM_UNSUPPORTED,
                        "%s: not implemented by the %s backend", fn,
                        ctx->backend->name);
-  prism__reduce_args args = {type, op, in->native, n, NULL, out->native};
+  prism__reduce_args args = {type, op,   prism__mem_of(in),
+                             n,    NULL, prism__mem_of(out)};
   return ctx->backend->reduce(ctx, &args);
 }
 

@@ -18,9 +18,11 @@ static prism_status scan(prism_context *ctx, prism_type type, prism_op op,
   if (st == PRISM_OK)
     st = prism__check_count(ctx, type, n, fn, &bytes);
   if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, in, 0, bytes, fn, "in");
+    st = prism__check_view(ctx, in, prism_type_size(type), bytes, fn, "in");
   if (st == PRISM_OK)
-    st = prism__check_buffer(ctx, out, 0, bytes, fn, "out");
+    st = prism__check_view(ctx, out, prism_type_size(type), bytes, fn, "out");
+  if (st == PRISM_OK)
+    st = prism__check_in_place(ctx, fn, in, bytes, "in", out, bytes, "out");
   if (st != PRISM_OK || n == 0)
     return st;
   if (!ctx->backend->scan)
@@ -28,7 +30,8 @@ static prism_status scan(prism_context *ctx, prism_type type, prism_op op,
                        "%s: not implemented by the %s "
                        "backend",
                        fn, ctx->backend->name);
-  prism__scan_args args = {type, op, kind, in->native, out->native, n};
+  prism__scan_args args = {
+      type, op, kind, prism__mem_of(in), prism__mem_of(out), n};
   return ctx->backend->scan(ctx, &args);
 }
 

@@ -33,7 +33,8 @@ static prism_status check_offsets(prism_context *ctx, prism_type offset_type,
   if ((st = prism__check_count(ctx, offset_type, num_segments + 1, fn,
                                &bytes)) != PRISM_OK)
     return st;
-  return prism__check_buffer(ctx, offsets, 0, bytes, fn, "offsets");
+  return prism__check_view(ctx, offsets, prism_type_size(offset_type), bytes,
+                           fn, "offsets");
 }
 
 /* The bytes check_offsets has found offsets to hold. */
@@ -80,10 +81,14 @@ static prism_status scan_flags(prism_context *ctx, prism_type type, prism_op op,
       (st = prism__check_count(ctx, type, n, fn, &bytes)) != PRISM_OK ||
       (st = prism__check_count(ctx, flag_type, n, fn, &flag_bytes)) !=
           PRISM_OK ||
-      (st = prism__check_buffer(ctx, in, 0, bytes, fn, "in")) != PRISM_OK ||
-      (st = prism__check_buffer(ctx, flags, 0, flag_bytes, fn, "flags")) !=
-          PRISM_OK ||
-      (st = prism__check_buffer(ctx, out, 0, bytes, fn, "out")) != PRISM_OK ||
+      (st = prism__check_view(ctx, in, prism_type_size(type), bytes, fn,
+                              "in")) != PRISM_OK ||
+      (st = prism__check_view(ctx, flags, prism_type_size(flag_type),
+                              flag_bytes, fn, "flags")) != PRISM_OK ||
+      (st = prism__check_view(ctx, out, prism_type_size(type), bytes, fn,
+                              "out")) != PRISM_OK ||
+      (st = prism__check_in_place(ctx, fn, in, bytes, "in", out, bytes,
+                                  "out")) != PRISM_OK ||
       (st = prism__check_apart(ctx, fn, flags, 0, flag_bytes, "flags", out, 0,
                                bytes, "out")) != PRISM_OK)
     return st;
@@ -94,11 +99,11 @@ static prism_status scan_flags(prism_context *ctx, prism_type type, prism_op op,
   prism__segmented_args args = {.type = type,
                                 .op = op,
                                 .kind = kind,
-                                .in = in->native,
-                                .out = out->native,
+                                .in = prism__mem_of(in),
+                                .out = prism__mem_of(out),
                                 .n = n,
                                 .flag_type = flag_type,
-                                .flags = flags->native};
+                                .flags = prism__mem_of(flags)};
   return ctx->backend->segmented(ctx, &args);
 }
 
@@ -115,8 +120,12 @@ scan_offsets(prism_context *ctx, prism_type type, prism_op op,
   if ((st = prism__check_type_op(ctx, type, op, fn)) != PRISM_OK ||
       (st = check_kind(ctx, kind, fn)) != PRISM_OK ||
       (st = prism__check_count(ctx, type, n, fn, &bytes)) != PRISM_OK ||
-      (st = prism__check_buffer(ctx, in, 0, bytes, fn, "in")) != PRISM_OK ||
-      (st = prism__check_buffer(ctx, out, 0, bytes, fn, "out")) != PRISM_OK ||
+      (st = prism__check_view(ctx, in, prism_type_size(type), bytes, fn,
+                              "in")) != PRISM_OK ||
+      (st = prism__check_view(ctx, out, prism_type_size(type), bytes, fn,
+                              "out")) != PRISM_OK ||
+      (st = prism__check_in_place(ctx, fn, in, bytes, "in", out, bytes,
+                                  "out")) != PRISM_OK ||
       (st = check_offsets(ctx, offset_type, offsets, num_segments, fn)) !=
           PRISM_OK ||
       (st = prism__check_apart(ctx, fn, offsets, 0,
@@ -130,11 +139,11 @@ scan_offsets(prism_context *ctx, prism_type type, prism_op op,
   prism__segmented_args args = {.type = type,
                                 .op = op,
                                 .kind = kind,
-                                .in = in->native,
-                                .out = out->native,
+                                .in = prism__mem_of(in),
+                                .out = prism__mem_of(out),
                                 .n = n,
                                 .offset_type = offset_type,
-                                .offsets = offsets->native,
+                                .offsets = prism__mem_of(offsets),
                                 .num_segments = num_segments};
   return run_segmented(ctx, &args, checked, first_bad, fn);
 }
@@ -151,13 +160,14 @@ static prism_status reduce(prism_context *ctx, prism_type type, prism_op op,
   prism_status st;
   if ((st = prism__check_type_op(ctx, type, op, fn)) != PRISM_OK ||
       (st = prism__check_count(ctx, type, n, fn, &bytes)) != PRISM_OK ||
-      (st = prism__check_buffer(ctx, in, 0, bytes, fn, "in")) != PRISM_OK ||
+      (st = prism__check_view(ctx, in, prism_type_size(type), bytes, fn,
+                              "in")) != PRISM_OK ||
       (st = check_offsets(ctx, offset_type, offsets, num_segments, fn)) !=
           PRISM_OK ||
       (st = prism__check_count(ctx, type, num_segments, fn, &out_bytes)) !=
           PRISM_OK ||
-      (st = prism__check_buffer(ctx, out, 0, out_bytes, fn, "out")) !=
-          PRISM_OK ||
+      (st = prism__check_view(ctx, out, prism_type_size(type), out_bytes, fn,
+                              "out")) != PRISM_OK ||
       (st = prism__check_apart(ctx, fn, in, 0, bytes, "in", out, 0, out_bytes,
                                "out")) != PRISM_OK ||
       (st = prism__check_apart(
@@ -171,11 +181,11 @@ static prism_status reduce(prism_context *ctx, prism_type type, prism_op op,
   prism__segmented_args args = {.reduce = 1,
                                 .type = type,
                                 .op = op,
-                                .in = in->native,
-                                .out = out->native,
+                                .in = prism__mem_of(in),
+                                .out = prism__mem_of(out),
                                 .n = n,
                                 .offset_type = offset_type,
-                                .offsets = offsets->native,
+                                .offsets = prism__mem_of(offsets),
                                 .num_segments = num_segments};
   return run_segmented(ctx, &args, checked, first_bad, fn);
 }

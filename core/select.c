@@ -49,15 +49,16 @@ static prism_status check_select(prism_context *ctx, const select_call *c) {
                          fn, (int)c->predicate->compare);
   }
   if ((st = prism__check_count(ctx, c->type, c->n, fn, &bytes)) != PRISM_OK ||
-      (st = prism__check_buffer(ctx, c->in, 0, bytes, fn, "in")) != PRISM_OK ||
+      (st = prism__check_view(ctx, c->in, prism_type_size(c->type), bytes, fn,
+                              "in")) != PRISM_OK ||
       (c->mode == PRISM__SELECT_FLAGGED &&
-       (st = prism__check_buffer(ctx, c->flags, 0, flag_bytes, fn, "flags")) !=
-           PRISM_OK) ||
-      (st = prism__check_buffer(ctx, c->out, 0, bytes, fn, "out")) !=
-          PRISM_OK ||
+       (st = prism__check_view(ctx, c->flags, prism_type_size(c->flag_type),
+                               flag_bytes, fn, "flags")) != PRISM_OK) ||
+      (st = prism__check_view(ctx, c->out, prism_type_size(c->type), bytes, fn,
+                              "out")) != PRISM_OK ||
       (c->count_out &&
-       (st = prism__check_buffer(ctx, c->count_out, 0, sizeof(uint64_t), fn,
-                                 "count_out")) != PRISM_OK))
+       (st = prism__check_view(ctx, c->count_out, sizeof(uint64_t),
+                               sizeof(uint64_t), fn, "count_out")) != PRISM_OK))
     return st;
   /* Elements move between tiles while others are still read, and the
    * count lands while tiles run: no buffer written may be one read. in and
@@ -93,8 +94,9 @@ static prism_status select_on(prism_context *ctx, const select_call *c) {
     if (!c->count_out)
       return PRISM_OK;
     const uint64_t zero = 0;
-    return ctx->backend->mem_fill(ctx, c->count_out->native, 0, &zero,
-                                  sizeof zero, sizeof zero);
+    return ctx->backend->mem_fill(ctx, c->count_out->native,
+                                  c->count_out->offset, &zero, sizeof zero,
+                                  sizeof zero);
   }
   if (!ctx->backend->select)
     return prism__fail(ctx, PRISM_UNSUPPORTED,
@@ -104,11 +106,12 @@ static prism_status select_on(prism_context *ctx, const select_call *c) {
   args.mode = c->mode;
   args.partition = c->partition;
   args.type = c->type;
-  args.in = c->in->native;
-  args.out = c->out->native;
+  args.in = prism__mem_of(c->in);
+  args.out = prism__mem_of(c->out);
   args.n = c->n;
   args.flag_type = c->mode == PRISM__SELECT_FLAGGED ? c->flag_type : PRISM_U8;
-  args.flags = c->mode == PRISM__SELECT_FLAGGED ? c->flags->native : NULL;
+  args.flags =
+      prism__mem_of(c->mode == PRISM__SELECT_FLAGGED ? c->flags : NULL);
   if (c->mode == PRISM__SELECT_IF) {
     args.predicate = *c->predicate;
   } else {
@@ -116,7 +119,7 @@ static prism_status select_on(prism_context *ctx, const select_call *c) {
     args.predicate.a.u64 = 0;
     args.predicate.b.u64 = 0;
   }
-  args.count_out = c->count_out ? c->count_out->native : NULL;
+  args.count_out = prism__mem_of(c->count_out);
   args.count = c->count;
   return ctx->backend->select(ctx, &args);
 }

@@ -52,15 +52,17 @@ static prism_status check_keys(prism_context *ctx, prism_type key_type,
   }
   if ((st = check_options(ctx, key_type, options, fn)) != PRISM_OK ||
       (st = prism__check_count(ctx, key_type, n, fn, &bytes)) != PRISM_OK ||
-      (st = prism__check_buffer(ctx, keys_in, 0, bytes, fn, "keys_in")) !=
-          PRISM_OK ||
-      (st = prism__check_buffer(ctx, keys_out, 0, bytes, fn, "keys_out")) !=
-          PRISM_OK)
+      (st = prism__check_view(ctx, keys_in, prism_type_size(key_type), bytes,
+                              fn, "keys_in")) != PRISM_OK ||
+      (st = prism__check_view(ctx, keys_out, prism_type_size(key_type), bytes,
+                              fn, "keys_out")) != PRISM_OK ||
+      (st = prism__check_in_place(ctx, fn, keys_in, bytes, "keys_in", keys_out,
+                                  bytes, "keys_out")) != PRISM_OK)
     return st;
   memset(args, 0, sizeof *args);
   args->key_type = key_type;
-  args->keys_in = keys_in->native;
-  args->keys_out = keys_out->native;
+  args->keys_in = prism__mem_of(keys_in);
+  args->keys_out = prism__mem_of(keys_out);
   args->n = n;
   args->descending = options->order == PRISM_DESCENDING;
   args->begin_bit = options->begin_bit;
@@ -136,18 +138,20 @@ static prism_status sort_pairs(prism_context *ctx, prism_type key_type,
                        "space",
                        fn, n, value_size);
   size_t bytes = n * value_size;
-  if ((st = prism__check_buffer(ctx, values_in, 0, bytes, fn, "values_in")) !=
-          PRISM_OK ||
-      (st = prism__check_buffer(ctx, values_out, 0, bytes, fn, "values_out")) !=
-          PRISM_OK)
+  if ((st = prism__check_view(ctx, values_in, value_size, bytes, fn,
+                              "values_in")) != PRISM_OK ||
+      (st = prism__check_view(ctx, values_out, value_size, bytes, fn,
+                              "values_out")) != PRISM_OK ||
+      (st = prism__check_in_place(ctx, fn, values_in, bytes, "values_in",
+                                  values_out, bytes, "values_out")) != PRISM_OK)
     return st;
   const prism_buffer *const keys[2] = {keys_in, keys_out};
   const prism_buffer *const values[2] = {values_in, values_out};
   if ((st = check_pair_buffers(ctx, keys, n * prism_type_size(key_type), values,
                                bytes, fn)) != PRISM_OK)
     return st;
-  args.values_in = values_in->native;
-  args.values_out = values_out->native;
+  args.values_in = prism__mem_of(values_in);
+  args.values_out = prism__mem_of(values_out);
   args.value_size = value_size;
   return run_sort(ctx, &args, fn);
 }

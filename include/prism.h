@@ -30,6 +30,10 @@
  *   its documentation says so (in place); two arguments that are only read
  *   may be the same buffer. A forbidden pair is refused with
  *   PRISM_INVALID_ARGUMENT naming both arguments.
+ * - Buffers may be views into other buffers (prism_buffer_view) or wrap
+ *   the caller's own device memory, and a context may run on the caller's
+ *   own CUDA stream or OpenCL queue: see prism_cuda.h and prism_opencl.h,
+ *   which hold every declaration that needs a vendor header.
  * - n = 0 is a valid no-op for every primitive. Element counts are size_t;
  *   inputs of more than 2^31 elements work.
  * - Bad input never crashes and never writes outside the caller's buffers;
@@ -226,9 +230,10 @@ PRISM_API prism_status
 prism_context_create(const prism_context_options *options, prism_context **out);
 
 /** Destroy a context after finishing its queued work. Accepts NULL and a
- * handle already destroyed. Buffers and graphs of the context should be
- * destroyed first; any left are released with it and their handles become
- * invalid (refused as not live). */
+ * handle already destroyed. Buffers, graphs and events of the context should
+ * be destroyed first; any left are released with it and their handles
+ * become invalid (refused as not live). Native objects the caller handed
+ * to the context (prism_cuda.h, prism_opencl.h) are not released. */
 PRISM_API void prism_context_destroy(prism_context *ctx);
 
 /** The context's backend. */
@@ -300,8 +305,11 @@ PRISM_API const char *prism_context_build_log(const prism_context *ctx);
 PRISM_API prism_status prism_buffer_create(prism_context *ctx, size_t bytes,
                                            prism_buffer **out);
 
-/** Release a buffer after the context's queued work that uses it. Accepts
- * NULL and a handle already destroyed (then does nothing). */
+/** Release a buffer handle after the context's queued work that uses it:
+ * the memory goes with the last handle on it (see prism_buffer_view), and
+ * memory prism did not allocate (prism_cuda_buffer_wrap,
+ * prism_opencl_buffer_wrap) is never freed. Accepts NULL and a handle
+ * already destroyed (then does nothing). */
 PRISM_API void prism_buffer_destroy(prism_buffer *buf);
 
 /** Size of the buffer in bytes (0 for NULL or a destroyed buffer). */
@@ -332,6 +340,89 @@ PRISM_API prism_status prism_buffer_fill(prism_buffer *buf, size_t offset,
 PRISM_API prism_status prism_buffer_copy(prism_buffer *dst, size_t dst_offset,
                                          const prism_buffer *src,
                                          size_t src_offset, size_t bytes);
+
+/**
+ * A view: a new buffer handle naming bytes [offset, offset + bytes) of
+ * parent (a buffer or itself a view), usable wherever a buffer is, by every
+ * call, read or write. Making one neither allocates device memory nor
+ * copies. A view of a view names the same memory as the range it covers.
+ * Offsets and sizes passed with a view (prism_buffer_read and the like)
+ * count from the view's start; prism_buffer_size gives its bytes.
+ *
+ * Lifetime: the memory stays allocated while any handle on it lives; the
+ * parent may be destroyed before its views. Each view is destroyed with
+ * prism_buffer_destroy (or with its context).
+ *
+ * Aliasing between the arguments of a call is decided on the memory the
+ * handles name, not on the handles: two views of one buffer whose ranges
+ * overlap are the same memory; where a call allows in place, the two
+ * arguments must name exactly the same range.
+ *
+ * Alignment: a primitive needs each buffer argument to start on a multiple
+ * of its element's size (keys, values, samples, counters, flags, offsets,
+ * indices: 1, 4 or 8 bytes), counted from the start of the allocation; a
+ * view that does not is refused with PRISM_INVALID_ARGUMENT naming the
+ * argument. Reads, writes and copies take any byte offset; fills, a
+ * multiple of the pattern size. prism checks every other alignment it
+ * needs (vector loads) itself.
+ *
+ * Errors: parent NULL or not live, offset + bytes past the parent's end
+ * (or overflowing), out NULL.
+ */
+PRISM_API prism_status prism_buffer_view(prism_buffer *parent, size_t offset,
+                                         size_t bytes, prism_buffer **out);
+
+/**
+ * The native memory behind a buffer: *native gets a CUDA device pointer
+ * (as void *) or an OpenCL cl_mem, and *offset the byte offset at which buf
+ * starts in that memory (0 for a buffer prism_buffer_create made, a view's
+ * offset otherwise). Either output may be NULL. An empty buffer from
+ * prism_buffer_create has no memory: *native is NULL. The typed forms are
+ * prism_cuda_buffer_pointer (prism_cuda.h) and prism_opencl_buffer_mem
+ * (prism_opencl.h). The memory is prism's unless it was wrapped: do not
+ * free it.
+ */
+PRISM_API prism_status prism_buffer_native(const prism_buffer *buf,
+                                           void **native, size_t *offset);
+
+/* ------------------------------------------------------------------------ */
+/* Events                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/** A marker on a context's queue (a cudaEvent_t or a cl_event inside). */
+typedef struct prism_event_s prism_event;
+
+/**
+ * Record an event after all work queued on ctx so far, without waiting for
+ * it. Wait for it on the host (prism_event_wait, prism_event_query), order
+ * another context's work after it (prism_context_wait_event), or hand its
+ * native event to your own code (prism_cuda_event, prism_opencl_event).
+ * Destroy it with prism_event_destroy; events left are released with the
+ * context.
+ */
+PRISM_API prism_status prism_event_record(prism_context *ctx,
+                                          prism_event **out);
+
+/** Block until the work before the event is done. */
+PRISM_API prism_status prism_event_wait(prism_event *event);
+
+/** *done = 1 when the work before the event is done, 0 if not yet; never
+ * blocks. */
+PRISM_API prism_status prism_event_query(prism_event *event, int *done);
+
+/**
+ * Work queued on ctx after this call starts only once the work before
+ * event is done; the host does not wait. event may come from another
+ * context of the same backend: for CUDA any context (same device or not),
+ * for OpenCL a context on the same cl_context (PRISM_CONTEXT_MISMATCH
+ * otherwise, as for an event of the other backend).
+ */
+PRISM_API prism_status prism_context_wait_event(prism_context *ctx,
+                                                const prism_event *event);
+
+/** Release an event (its work need not be done). Accepts NULL and a
+ * handle already destroyed. */
+PRISM_API void prism_event_destroy(prism_event *event);
 
 /* ------------------------------------------------------------------------ */
 /* Reduce and scan                                                           */

@@ -813,14 +813,21 @@ bfs_search make_search(__global uchar *scratch, ulong visited_off,
 }
 
 #define BFS_KERNEL_ARGS                                                        \
-  __global const ulong *offsets, __global const uint *cols,                    \
-      __global const ulong *in_offsets, __global const uint *in_cols, ulong m, \
-      uint n, uint directed, __global int *levels, __global int *parents,      \
-      __global uchar *scratch, ulong visited_off, ulong visited_bytes,         \
-      ulong small_off, ulong small_bytes, ulong items_off, ulong items_bytes,  \
-      uint item_capacity, float alpha, float beta
+  PRISM_BUF(const ulong, offsets), PRISM_BUF(const uint, cols),                \
+      PRISM_BUF(const ulong, in_offsets), PRISM_BUF(const uint, in_cols),      \
+      ulong m, uint n, uint directed, PRISM_BUF(int, levels),                  \
+      PRISM_BUF(int, parents), __global uchar *scratch, ulong visited_off,     \
+      ulong visited_bytes, ulong small_off, ulong small_bytes,                 \
+      ulong items_off, ulong items_bytes, uint item_capacity, float alpha,     \
+      float beta
 
 #define BFS_SETUP                                                              \
+  PRISM_BUF_AT(const ulong, offsets);                                          \
+  PRISM_BUF_AT(const uint, cols);                                              \
+  PRISM_BUF_AT(const ulong, in_offsets);                                       \
+  PRISM_BUF_AT(const uint, in_cols);                                           \
+  PRISM_BUF_AT(int, levels);                                                   \
+  PRISM_BUF_AT(int, parents);                                                  \
   const bfs_graph g =                                                          \
       make_graph(offsets, cols, in_offsets, in_cols, m, n, directed);          \
   const bfs_search x = make_search(                                            \

@@ -168,10 +168,32 @@ T op(T a, T b) {
 #define reduce_lanes(v) (v)
 #endif
 
-/* Vector v of p: p is a buffer start (aligned for VT by the allocator) and
- * vector indexes count whole vectors, so these loads are aligned. */
+/*
+ * Vector v of p, through a cast pointer, so the address must be aligned for
+ * VT: vector indexes count whole vectors from p, and p is aligned when the
+ * caller's view starts on a multiple of the vector size (buffers
+ * themselves start at CL_DEVICE_MEM_BASE_ADDR_ALIGN). The host checks each
+ * view's offset and builds with PRISM_VEC 1 where it is not
+ * (prism__cl_vec_fits: reduce.c, scan.c, histogram.c).
+ */
 #define LOAD_VEC(p, v) (((__global const VT *)(p))[v])
 #define STORE_VEC(p, v, x) (((__global VT *)(p))[v] = (x))
+
+/*
+ * A caller's buffer as a kernel parameter: its cl_mem and the byte offset
+ * at which the argument starts in it (a view; 0 for a whole buffer), two
+ * argument slots that the host fills from one prism__mem
+ * (PRISM__CL_MEM, opencl_internal.h). Sub-buffers cannot serve for views:
+ * their origin must be a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN.
+ * PRISM_BUF(type, name) goes in the parameter list, PRISM_BUF_AT(type,
+ * name) at the top of the kernel makes the pointer name. The offset is a
+ * multiple of the element size (core checks it), so name is aligned for
+ * type. Scratch regions keep their own (buffer, offset) pairs: SCRATCH.
+ */
+#define PRISM_BUF(type, name) __global type *name##_base, ulong name##_offset
+#define PRISM_BUF_AT(type, name)                                               \
+  __global type *name =                                                        \
+      (__global type *)((__global const uchar *)(name##_base) + name##_offset)
 
 /* A typed view of the scratch buffer at a byte offset the host chose. */
 #define SCRATCH(type, base, byte_offset)                                       \

@@ -51,13 +51,16 @@
  * atomics needed.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-move_elements(__global const T *in, __global const IDX *idx, __global T *out,
-              ulong base, ulong n, ulong bound
+move_elements(PRISM_BUF(const T, in), PRISM_BUF(const IDX, idx),
+              PRISM_BUF(T, out), ulong base, ulong n, ulong bound
 #if PRISM_CHECKED
               ,
               __global uchar *scratch, ulong slot_offset
 #endif
 ) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(const IDX, idx);
+  PRISM_BUF_AT(T, out);
   const ulong i = base + get_global_id(0);
   int bad = 0;
   if (i < n) {

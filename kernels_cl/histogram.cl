@@ -16,7 +16,9 @@
  * to unsigned) and:
  *   PRISM_COUNTER_BYTES  4 or 8: u32 or u64 counters
  *   PRISM_WG             work-items per work-group
- *   PRISM_VEC            samples per 16-byte vector (GPU tiles)
+ *   PRISM_VEC            samples per 16-byte vector (GPU tiles), or 1: the
+ *                        scalar build, for samples that do not start on
+ *                        16 bytes (the host checks the view's offset)
  *   PRISM_ITEMS          samples per work-item and tile (GPU tiles)
  *   PRISM_COPIES         tables per chunk (CPU policy)
  * How samples become bins (the mode, BIN_SHIFT .. BIN_SEARCH below) is a
@@ -60,7 +62,20 @@
 #define REPLICA_SPAN 32
 
 /* Store a vector of PRISM_VEC samples to a private array. */
+#if PRISM_VEC == 1
+#define VSTORE(x, offset, p) ((p)[offset] = (x))
+#else
 #define VSTORE PRISM_CAT(vstore, PRISM_VEC)
+#endif
+
+/* 16 bytes of 1-byte samples as a uint4, vector v of p: through a cast
+ * pointer when the samples start on 16 bytes (PRISM_VEC 16), else with
+ * vload16, which needs no alignment beyond a byte's (the scalar build). */
+#if PRISM_VEC == 16
+#define LOAD_BYTES16(p, v) (((__global const uint4 *)(p))[v])
+#else
+#define LOAD_BYTES16(p, v) as_uint4(vload16(v, p))
+#endif
 
 /* The mapping; kernels take it as arguments (MAP_PARAMS) and gather it
  * here. */
@@ -299,11 +314,13 @@ void count_tiles(__global const T *samples, ulong n, const bin_map *m,
  * atomics per group.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-histogram_blocks(__global const T *samples, ulong n, MAP_PARAMS,
+histogram_blocks(PRISM_BUF(const T, samples), ulong n, MAP_PARAMS,
                  __global const uchar *scratch, ulong edges_offset,
                  uint range_bins, uint ranges, uint replicas,
-                 __global uint *counts, __local uint *hist,
+                 PRISM_BUF(uint, counts), __local uint *hist,
                  __local T *local_edges) {
+  PRISM_BUF_AT(const T, samples);
+  PRISM_BUF_AT(uint, counts);
   const bin_map m = MAP_INIT;
   const uint lid = get_local_id(0);
   const uint group = get_group_id(0);
@@ -343,9 +360,11 @@ histogram_blocks(__global const T *samples, ulong n, MAP_PARAMS,
  * atomic per run, as scattered as the bins.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-histogram_atomic(__global const T *samples, ulong n, MAP_PARAMS,
+histogram_atomic(PRISM_BUF(const T, samples), ulong n, MAP_PARAMS,
                  __global const uchar *scratch, ulong edges_offset,
-                 __global uint *counts) {
+                 PRISM_BUF(uint, counts)) {
+  PRISM_BUF_AT(const T, samples);
+  PRISM_BUF_AT(uint, counts);
   const bin_map m = MAP_INIT;
   count_tiles(samples, n, &m, 0, 0, 0, counts,
               SCRATCH(const T, scratch, edges_offset), 0, bins, get_group_id(0),
@@ -388,9 +407,11 @@ void count_bytes(uint4 w, __local uint *h) {
  * atomics per group.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-histogram_bytes(__global const T *samples, ulong n, MAP_PARAMS,
+histogram_bytes(PRISM_BUF(const T, samples), ulong n, MAP_PARAMS,
                 __global const uchar *scratch, ulong edges_offset,
-                uint replicas, __global uint *counts, __local uint *hist) {
+                uint replicas, PRISM_BUF(uint, counts), __local uint *hist) {
+  PRISM_BUF_AT(const T, samples);
+  PRISM_BUF_AT(uint, counts);
   const bin_map m = MAP_INIT;
   const uint lid = get_local_id(0);
   __global const T *edges = SCRATCH(const T, scratch, edges_offset);
@@ -400,7 +421,6 @@ histogram_bytes(__global const T *samples, ulong n, MAP_PARAMS,
   __local uint *mine = hist + (lid / REPLICA_SPAN) % replicas * 256;
 
 #define VECS (PRISM_ITEMS / 16)
-  __global const uint4 *vin = (__global const uint4 *)samples;
   const ulong tile_items = (ulong)PRISM_WG * PRISM_ITEMS;
   const ulong full_tiles = n / tile_items;
   const ulong group = get_group_id(0), groups = get_num_groups(0);
@@ -408,7 +428,7 @@ histogram_bytes(__global const T *samples, ulong n, MAP_PARAMS,
     const ulong v0 = tile * (PRISM_WG * VECS) + lid;
     uint4 v[VECS];
     for (int k = 0; k < VECS; k++)
-      v[k] = vin[v0 + (ulong)k * PRISM_WG];
+      v[k] = LOAD_BYTES16(samples, v0 + (ulong)k * PRISM_WG);
     for (int k = 0; k < VECS; k++)
       count_bytes(v[k], mine);
   }

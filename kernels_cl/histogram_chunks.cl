@@ -48,9 +48,10 @@ void count_chunk(int mode, const bin_map *m, __global const T *restrict p,
  * small bin counts) stay in the core's cache.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-histogram_chunks(__global const T *samples, ulong n, MAP_PARAMS,
+histogram_chunks(PRISM_BUF(const T, samples), ulong n, MAP_PARAMS,
                  __global uchar *scratch, ulong edges_offset, ulong chunk,
                  ulong tables_offset) {
+  PRISM_BUF_AT(const T, samples);
   const bin_map m = MAP_INIT;
   const ulong c = get_global_id(0);
 #if T_BYTES == 1
@@ -104,7 +105,8 @@ histogram_chunks(__global const T *samples, ulong n, MAP_PARAMS,
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 histogram_merge(__global const uchar *scratch, ulong tables_offset, uint tables,
-                uint bins, __global uint *counts) {
+                uint bins, PRISM_BUF(uint, counts)) {
+  PRISM_BUF_AT(uint, counts);
   const uint b = get_global_id(0);
   if (b >= bins)
     return;
@@ -133,7 +135,8 @@ histogram_merge(__global const uchar *scratch, ulong tables_offset, uint tables,
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
 histogram_merge_bytes(MAP_PARAMS, __global const uchar *scratch,
                       ulong edges_offset, ulong tables_offset, uint tables,
-                      __global uint *counts) {
+                      PRISM_BUF(uint, counts)) {
+  PRISM_BUF_AT(uint, counts);
   const bin_map m = MAP_INIT;
   __global const T *edges = SCRATCH(const T, scratch, edges_offset);
   __global const uint *t = SCRATCH(const uint, scratch, tables_offset);

@@ -19,11 +19,14 @@
  * chunk_vecs vectors per work-item when chunked), the tail of fewer than
  * PRISM_VEC elements goes to the first work-items, and the partials meet in
  * a local-memory tree. Traffic: n elements read once, one element written
- * per work-group. Launched with one work-group, it writes the final result.
+ * per work-group. Launched with one work-group, it writes the final result
+ * (partials is then the result: scratch, or the caller's buffer).
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-reduce_partials(__global const T *in, ulong n, ulong chunk_vecs,
-                __global uchar *scratch, ulong partials_offset) {
+reduce_partials(PRISM_BUF(const T, in), ulong n, ulong chunk_vecs,
+                PRISM_BUF(T, partials)) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(T, partials);
   __local T buf[PRISM_WG];
   const ulong gid = get_global_id(0);
   const ulong gsize = get_global_size(0);
@@ -38,7 +41,7 @@ reduce_partials(__global const T *in, ulong n, ulong chunk_vecs,
     x = op(x, in[i]);
   x = wg_reduce(x, buf);
   if (get_local_id(0) == 0)
-    SCRATCH(T, scratch, partials_offset)[get_group_id(0)] = x;
+    partials[get_group_id(0)] = x;
 }
 
 /*
@@ -48,7 +51,8 @@ reduce_partials(__global const T *in, ulong n, ulong chunk_vecs,
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 reduce_final(__global uchar *scratch, ulong partials_offset, uint count,
-             __global uchar *result, ulong result_offset) {
+             PRISM_BUF(T, result)) {
+  PRISM_BUF_AT(T, result);
   __local T buf[PRISM_WG];
   __global const T *partials = SCRATCH(T, scratch, partials_offset);
   T x = IDENTITY;
@@ -56,5 +60,5 @@ reduce_final(__global uchar *scratch, ulong partials_offset, uint count,
     x = op(x, partials[i]);
   x = wg_reduce(x, buf);
   if (get_local_id(0) == 0)
-    *SCRATCH(T, result, result_offset) = x;
+    *result = x;
 }

@@ -109,9 +109,11 @@ T scan_tile_lookback(uint t, T total, lb_values s, __local scan_lb_state *lb) {
  * Traffic: n elements read and n written, plus a few words per tile.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-scan_lookback(__global const T *in, __global T *out, ulong n, uint exclusive,
-              __global uchar *scratch, ulong ticket_offset,
+scan_lookback(PRISM_BUF(const T, in), PRISM_BUF(T, out), ulong n,
+              uint exclusive, __global uchar *scratch, ulong ticket_offset,
               ulong aggregate_offset, ulong prefix_offset) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(T, out);
   __local T tile[TILE];
   __local T buf[2 * PRISM_WG];
   __local scan_lb_state lb;
@@ -139,8 +141,10 @@ scan_lookback(__global const T *in, __global T *out, ulong n, uint exclusive,
  * two. Same tile steps as scan_lookback.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-scan_single_block(__global const T *in, __global T *out, ulong n,
+scan_single_block(PRISM_BUF(const T, in), PRISM_BUF(T, out), ulong n,
                   uint exclusive) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(T, out);
   __local T tile[TILE];
   __local T buf[2 * PRISM_WG];
   T carry = IDENTITY;

@@ -4,7 +4,8 @@
  * runs, for CPUs (PoCL) and any device where look-back is not safe.
  *
  * Work-item g owns elements [g * chunk, min(n, (g + 1) * chunk)), chunk a
- * multiple of PRISM_VEC, so its vector loads are aligned. Three launches:
+ * multiple of PRISM_VEC, so its vector loads are aligned (the host builds
+ * with PRISM_VEC 1 where in or out starts off a vector). Three launches:
  *   scan_reduce_chunks  the op of each chunk           (reads n)
  *   scan_partials       exclusive scan of those sums    (one work-group)
  *   scan_chunks         each chunk scanned from its prefix (reads n, writes n)
@@ -69,8 +70,9 @@ void scan_lanes(VT *v) {
  * folded in a private vector accumulator. Traffic: n read, chunks written.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-scan_reduce_chunks(__global const T *in, ulong n, ulong chunk,
+scan_reduce_chunks(PRISM_BUF(const T, in), ulong n, ulong chunk,
                    __global uchar *scratch, ulong sums_offset) {
+  PRISM_BUF_AT(const T, in);
   const ulong g = get_global_id(0);
   const ulong first = min(g * chunk, n);
   const ulong end = min(first + chunk, n);
@@ -112,9 +114,11 @@ scan_partials(__global uchar *scratch, ulong sums_offset, uint count) {
  * only its own chunk, so in == out is safe. Traffic: n read, n written.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-scan_chunks(__global const T *in, __global T *out, ulong n, ulong chunk,
+scan_chunks(PRISM_BUF(const T, in), PRISM_BUF(T, out), ulong n, ulong chunk,
             uint exclusive, __global uchar *scratch, ulong sums_offset,
             uint has_prefix) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(T, out);
   const ulong g = get_global_id(0);
   const ulong first = min(g * chunk, n);
   const ulong end = min(first + chunk, n);

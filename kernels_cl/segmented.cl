@@ -205,10 +205,11 @@ void bits_add(__global uint *bits, ulong i, ulong *word, uint *pending) {
  * first bad segment goes to its slot. Traffic: the offsets read once, two
  * bits written per segment (fewer atomics where segments share a word).
  */
-__kernel void seg_mark(__global const uchar *offsets, uint offset_code,
+__kernel void seg_mark(PRISM_BUF(const uchar, offsets), uint offset_code,
                        ulong num_segments, ulong n, ulong base, ulong per_item,
                        __global uchar *scratch, ulong starts_offset,
                        ulong ends_offset, ulong slots_offset, uint checked) {
+  PRISM_BUF_AT(const uchar, offsets);
   const ulong first = (base + get_global_id(0)) * per_item;
   const ulong end = min(first + per_item, num_segments);
   __global uint *starts = SCRATCH(uint, scratch, starts_offset);

@@ -14,11 +14,13 @@
  * and their marks read, chunks written.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-seg_scan_reduce_chunks(__global const T *in, ulong n, ulong chunk,
-                       uint by_offsets, __global const uchar *flags,
+seg_scan_reduce_chunks(PRISM_BUF(const T, in), ulong n, ulong chunk,
+                       uint by_offsets, PRISM_BUF(const uchar, flags),
                        uint flag_bytes, __global uchar *scratch,
                        ulong starts_offset, ulong ends_offset,
                        ulong kinds_offset, ulong values_offset) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(const uchar, flags);
   const ulong g = get_global_id(0);
   const ulong first = min(g * chunk, n), end = min(first + chunk, n);
   __global const uint *starts = SCRATCH(const uint, scratch, starts_offset);
@@ -68,11 +70,14 @@ seg_scan_partials(__global uchar *scratch, ulong kinds_offset,
  * written, the marks read.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-seg_scan_chunks(__global const T *in, __global T *out, ulong n, ulong chunk,
-                uint exclusive, uint by_offsets, __global const uchar *flags,
+seg_scan_chunks(PRISM_BUF(const T, in), PRISM_BUF(T, out), ulong n, ulong chunk,
+                uint exclusive, uint by_offsets, PRISM_BUF(const uchar, flags),
                 uint flag_bytes, __global uchar *scratch, ulong starts_offset,
                 ulong ends_offset, ulong kinds_offset, ulong values_offset,
                 uint has_prefix) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(T, out);
+  PRISM_BUF_AT(const uchar, flags);
   const ulong g = get_global_id(0);
   const ulong first = min(g * chunk, n), end = min(first + chunk, n);
   __global const uint *starts = SCRATCH(const uint, scratch, starts_offset);
@@ -107,12 +112,16 @@ seg_scan_chunks(__global const T *in, __global T *out, ulong n, ulong chunk,
  * seg_reduce_carries. Traffic: elements read once, offsets about twice.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-seg_reduce_chunks(__global const T *in, ulong n, __global const uchar *offsets,
-                  uint offset_code, ulong num_segments, __global T *out,
-                  ulong chunk, __global uchar *scratch, ulong kinds_offset,
+seg_reduce_chunks(PRISM_BUF(const T, in), ulong n,
+                  PRISM_BUF(const uchar, offsets), uint offset_code,
+                  ulong num_segments, PRISM_BUF(T, out), ulong chunk,
+                  __global uchar *scratch, ulong kinds_offset,
                   ulong values_offset, ulong first_bound_offset,
                   ulong first_value_offset, ulong irregular_offset,
                   ulong slots_offset, uint checked) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(const uchar, offsets);
+  PRISM_BUF_AT(T, out);
   const ulong g = get_global_id(0);
   const ulong total = n + num_segments + 1;
   const ulong d0 = min(g * chunk, total), d1 = min(d0 + chunk, total);
@@ -173,9 +182,10 @@ seg_reduce_chunks(__global const T *in, ulong n, __global const uchar *offsets,
  * a few words per chunk.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-seg_reduce_carries(__global T *out, uint count, __global uchar *scratch,
+seg_reduce_carries(PRISM_BUF(T, out), uint count, __global uchar *scratch,
                    ulong values_offset, ulong first_bound_offset,
                    ulong first_value_offset) {
+  PRISM_BUF_AT(T, out);
   const uint g = get_global_id(0);
   if (g >= count)
     return;
@@ -198,11 +208,14 @@ seg_reduce_carries(__global T *out, uint count, __global uchar *scratch,
  * once, out written once.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-seg_reduce_segments(__global const T *in, ulong n,
-                    __global const uchar *offsets, uint offset_code,
-                    ulong num_segments, __global T *out, ulong per_item,
+seg_reduce_segments(PRISM_BUF(const T, in), ulong n,
+                    PRISM_BUF(const uchar, offsets), uint offset_code,
+                    ulong num_segments, PRISM_BUF(T, out), ulong per_item,
                     __global uchar *scratch, ulong irregular_offset,
                     ulong slots_offset, uint checked) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(const uchar, offsets);
+  PRISM_BUF_AT(T, out);
   if (!*SCRATCH(volatile uint, scratch, irregular_offset))
     return;
   const ulong first = get_global_id(0) * per_item;

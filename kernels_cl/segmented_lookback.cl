@@ -147,11 +147,15 @@ void seg_tile_store(__global T *out, ulong n, ulong base, __local const T *tile,
  * flags (or two bitmaps of n bits) read, a few words per tile.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-seg_scan_lookback(__global const T *in, __global T *out, ulong n,
-                  uint exclusive, uint by_offsets, __global const uchar *flags,
-                  uint flag_bytes, __global uchar *scratch, ulong ticket_offset,
+seg_scan_lookback(PRISM_BUF(const T, in), PRISM_BUF(T, out), ulong n,
+                  uint exclusive, uint by_offsets,
+                  PRISM_BUF(const uchar, flags), uint flag_bytes,
+                  __global uchar *scratch, ulong ticket_offset,
                   ulong aggregate_offset, ulong prefix_offset,
                   ulong starts_offset, ulong ends_offset) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(T, out);
+  PRISM_BUF_AT(const uchar, flags);
   __local T tile[TILE];
   __local uchar mark[TILE];
   __local T scan_values[2 * PRISM_WG];
@@ -186,11 +190,14 @@ seg_scan_lookback(__global const T *in, __global T *out, ulong n,
  * tile steps as seg_scan_lookback.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-seg_scan_single_block(__global const T *in, __global T *out, ulong n,
+seg_scan_single_block(PRISM_BUF(const T, in), PRISM_BUF(T, out), ulong n,
                       uint exclusive, uint by_offsets,
-                      __global const uchar *flags, uint flag_bytes,
+                      PRISM_BUF(const uchar, flags), uint flag_bytes,
                       __global uchar *scratch, ulong starts_offset,
                       ulong ends_offset) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(T, out);
+  PRISM_BUF_AT(const uchar, flags);
   __local T tile[TILE];
   __local uchar mark[TILE];
   __local T scan_values[2 * PRISM_WG];
@@ -220,11 +227,12 @@ seg_scan_single_block(__global const T *in, __global T *out, ulong n,
  * slots. Traffic: a binary search per tile (log2 of the bounds, cached).
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-seg_reduce_search(__global const uchar *offsets, uint offset_code, ulong n,
+seg_reduce_search(PRISM_BUF(const uchar, offsets), uint offset_code, ulong n,
                   ulong num_segments, uint tiles, __global uchar *scratch,
                   ulong splits_offset, ulong ticket_offset,
                   ulong aggregate_offset, ulong prefix_offset,
                   ulong slots_offset, ulong slot_count) {
+  PRISM_BUF_AT(const uchar, offsets);
   const ulong t = get_global_id(0);
   if (t > tiles)
     return;
@@ -275,11 +283,15 @@ typedef union bound_slot {
  * words per tile.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-seg_reduce_tiles(__global const T *in, ulong n, __global const uchar *offsets,
-                 uint offset_code, ulong num_segments, __global T *out,
-                 __global uchar *scratch, ulong splits_offset,
-                 ulong ticket_offset, ulong aggregate_offset,
-                 ulong prefix_offset, ulong slots_offset, uint checked) {
+seg_reduce_tiles(PRISM_BUF(const T, in), ulong n,
+                 PRISM_BUF(const uchar, offsets), uint offset_code,
+                 ulong num_segments, PRISM_BUF(T, out), __global uchar *scratch,
+                 ulong splits_offset, ulong ticket_offset,
+                 ulong aggregate_offset, ulong prefix_offset,
+                 ulong slots_offset, uint checked) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(const uchar, offsets);
+  PRISM_BUF_AT(T, out);
   __local T vals[MERGE_TILE];
   __local bound_slot bounds[MERGE_TILE + 2]; /* bound kb0 - 1 + j at j */
   __local uint split_at[PRISM_WG + 1];
@@ -421,11 +433,14 @@ seg_reduce_tiles(__global const T *in, ulong n, __global const uchar *offsets,
  * out written once.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-seg_reduce_segments(__global const T *in, ulong n,
-                    __global const uchar *offsets, uint offset_code,
-                    ulong num_segments, __global T *out, ulong per_item,
+seg_reduce_segments(PRISM_BUF(const T, in), ulong n,
+                    PRISM_BUF(const uchar, offsets), uint offset_code,
+                    ulong num_segments, PRISM_BUF(T, out), ulong per_item,
                     __global uchar *scratch, ulong irregular_offset,
                     ulong slots_offset, uint checked) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(const uchar, offsets);
+  PRISM_BUF_AT(T, out);
   if (!*SCRATCH(volatile uint, scratch, irregular_offset))
     return;
   __local T buf[PRISM_WG];

@@ -36,8 +36,8 @@
  * never sees a flag without its count and no fence is needed (lookback.cl
  * says why OpenCL 1.2's mem_fence cannot be relied on across work-groups).
  *
- * The kept count k lands as a ulong at byte count_offset of count_buf (the
- * caller's count_out, or a scratch word the host reads) when count_wanted.
+ * The kept count k lands as a ulong at count_out (the caller's, or a
+ * scratch word the host reads) when count_wanted.
  */
 
 #ifndef PRISM_PARTITION
@@ -113,9 +113,11 @@ bool kept_at(__global const T *in, __global const F *flags, ulong i, T a, T b,
  * the total. Traffic: the flags (FLAGGED) or the elements read once.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-select_count(__global const T *in, __global const F *flags, ulong n, T a, T b,
-             uint keep, uint range, ulong range_len, __global uchar *scratch,
-             ulong counts_offset) {
+select_count(PRISM_BUF(const T, in), PRISM_BUF(const F, flags), ulong n, T a,
+             T b, uint keep, uint range, ulong range_len,
+             __global uchar *scratch, ulong counts_offset) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(const F, flags);
   __local ulong buf[2 * PRISM_WG];
   const ulong g = get_group_id(0);
   const ulong first = min(g * range_len, n);
@@ -133,12 +135,13 @@ select_count(__global const T *in, __global const F *flags, ulong n, T a, T b,
  * select_offsets: one work-group turns the groups counts into exclusive
  * starts, in place (each work-item sums a contiguous run, the runs meet in
  * a work-group scan, each work-item rewrites its run), and stores the
- * total, k, in the kept word and, when count_wanted, at count_buf.
+ * total, k, in the kept word and, when count_wanted, at count_out.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 select_offsets(__global uchar *scratch, ulong counts_offset, ulong groups,
-               ulong kept_offset, __global uchar *count_buf, ulong count_offset,
+               ulong kept_offset, PRISM_BUF(ulong, count_out),
                uint count_wanted) {
+  PRISM_BUF_AT(ulong, count_out);
   __local ulong buf[2 * PRISM_WG];
   __global ulong *counts = SCRATCH(ulong, scratch, counts_offset);
   const ulong per = (groups + PRISM_WG - 1) / PRISM_WG;
@@ -157,6 +160,6 @@ select_offsets(__global uchar *scratch, ulong counts_offset, ulong groups,
   if (get_local_id(0) == 0) {
     *SCRATCH(ulong, scratch, kept_offset) = total;
     if (count_wanted)
-      *SCRATCH(ulong, count_buf, count_offset) = total;
+      *count_out = total;
   }
 }

@@ -31,11 +31,15 @@ void flush_stage(__global T *out, ulong *at, const T *stage, uint count) {
  * each once (a partition's single chunk reads twice).
  */
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void
-select_chunks(__global const T *in, __global const F *flags, __global T *out,
-              ulong n, T a, T b, uint keep, uint range, ulong chunk,
-              __global uchar *scratch, ulong counts_offset, ulong kept_offset,
-              uint has_offsets, __global uchar *count_buf, ulong count_offset,
+select_chunks(PRISM_BUF(const T, in), PRISM_BUF(const F, flags),
+              PRISM_BUF(T, out), ulong n, T a, T b, uint keep, uint range,
+              ulong chunk, __global uchar *scratch, ulong counts_offset,
+              ulong kept_offset, uint has_offsets, PRISM_BUF(ulong, count_out),
               uint count_wanted) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(const F, flags);
+  PRISM_BUF_AT(T, out);
+  PRISM_BUF_AT(ulong, count_out);
   const ulong g = get_global_id(0);
   const ulong first = min(g * chunk, n);
   const ulong end = min(first + chunk, n);
@@ -83,5 +87,5 @@ select_chunks(__global const T *in, __global const F *flags, __global T *out,
   flush_stage(out, &rejected, rejected_stage, r);
 #endif
   if (!has_offsets && count_wanted)
-    *SCRATCH(ulong, count_buf, count_offset) = kept;
+    *count_out = kept;
 }

@@ -123,12 +123,15 @@ ulong count_lookback(uint t, ulong total, volatile __global ulong *status,
  * all) written once, in contiguous runs; a word or two per tile.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-select_lookback(__global const T *in, __global const F *flags, __global T *out,
-                ulong n, T a, T b, uint keep, uint range,
+select_lookback(PRISM_BUF(const T, in), PRISM_BUF(const F, flags),
+                PRISM_BUF(T, out), ulong n, T a, T b, uint keep, uint range,
                 __global uchar *scratch, ulong ticket_offset,
                 ulong status_offset, ulong kept_offset,
-                __global uchar *count_buf, ulong count_offset,
-                uint count_wanted, uint tiles) {
+                PRISM_BUF(ulong, count_out), uint count_wanted, uint tiles) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(const F, flags);
+  PRISM_BUF_AT(T, out);
+  PRISM_BUF_AT(ulong, count_out);
   __local T tile[TILE];
 #if defined(PRISM_SELECT_FLAGGED)
   __local uchar sel[TILE];
@@ -165,7 +168,7 @@ select_lookback(__global const T *in, __global const F *flags, __global T *out,
   const ulong kept_before = t == 0 ? 0 : count_lookback(t, total, status, &lb);
 
   if (lid == 0 && count_wanted && t == tiles - 1)
-    *SCRATCH(ulong, count_buf, count_offset) = kept_before + total;
+    *count_out = kept_before + total;
   const ulong rejected_at =
       PRISM_PARTITION
           ? *SCRATCH(ulong, scratch, kept_offset) + base - kept_before
@@ -180,10 +183,13 @@ select_lookback(__global const T *in, __global const F *flags, __global T *out,
  * tile steps as select_lookback; stores the total.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-select_single_block(__global const T *in, __global const F *flags,
-                    __global T *out, ulong n, T a, T b, uint keep, uint range,
-                    __global uchar *count_buf, ulong count_offset,
-                    uint count_wanted) {
+select_single_block(PRISM_BUF(const T, in), PRISM_BUF(const F, flags),
+                    PRISM_BUF(T, out), ulong n, T a, T b, uint keep, uint range,
+                    PRISM_BUF(ulong, count_out), uint count_wanted) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(const F, flags);
+  PRISM_BUF_AT(T, out);
+  PRISM_BUF_AT(ulong, count_out);
   __local T tile[TILE];
 #if defined(PRISM_SELECT_FLAGGED)
   __local uchar sel[TILE];
@@ -219,5 +225,5 @@ select_single_block(__global const T *in, __global const F *flags,
     kept_before += total;
   }
   if (get_local_id(0) == 0 && count_wanted)
-    *SCRATCH(ulong, count_buf, count_offset) = kept_before;
+    *count_out = kept_before;
 }

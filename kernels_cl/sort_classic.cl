@@ -28,8 +28,9 @@ void chunk_range(ulong n, ulong chunk, ulong *first, ulong *end) {
  * counts written.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-sort_count(__global const K *keys, ulong n, ulong chunk, uint shift, uint bits,
-           K flip, __global uchar *scratch, ulong table_offset) {
+sort_count(PRISM_BUF(const K, keys), ulong n, ulong chunk, uint shift,
+           uint bits, K flip, __global uchar *scratch, ulong table_offset) {
+  PRISM_BUF_AT(const K, keys);
   ulong first, end;
   chunk_range(n, chunk, &first, &end);
   uint counts[RADIX];
@@ -58,18 +59,19 @@ sort_chunk_offsets(__global uchar *scratch, ulong table_offset, ulong count) {
  * sort_scatter: work-item g takes its column of the scanned table as
  * running offsets and writes its chunk's keys (and values) in input order:
  * stable, as each digit's positions rise with chunk and input order.
- * Writes to RADIX streams per chunk. Values start values_*_at elements
- * into their buffers (an alternate lives inside the scratch). Traffic: n keys
- * (and values) read and written.
+ * Writes to RADIX streams per chunk. Keys and values are the caller's
+ * or the alternates in the scratch, at byte offsets. Traffic: n keys (and
+ * values) read and written.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-sort_scatter(__global const K *keys_in, __global K *keys_out,
-             __global const V *values_in, ulong values_in_at,
-             __global V *values_out, ulong values_out_at, ulong n, ulong chunk,
-             uint shift, uint bits, K flip, __global uchar *scratch,
-             ulong table_offset) {
-  values_in += values_in_at;
-  values_out += values_out_at;
+sort_scatter(PRISM_BUF(const K, keys_in), PRISM_BUF(K, keys_out),
+             PRISM_BUF(const V, values_in), PRISM_BUF(V, values_out), ulong n,
+             ulong chunk, uint shift, uint bits, K flip,
+             __global uchar *scratch, ulong table_offset) {
+  PRISM_BUF_AT(const K, keys_in);
+  PRISM_BUF_AT(K, keys_out);
+  PRISM_BUF_AT(const V, values_in);
+  PRISM_BUF_AT(V, values_out);
   ulong first, end;
   chunk_range(n, chunk, &first, &end);
   __global const ulong *table = SCRATCH(ulong, scratch, table_offset);

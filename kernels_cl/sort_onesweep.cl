@@ -21,17 +21,21 @@
  * is already running). Tile -> local memory -> stable rank by digit
  * (tile_rank) -> digit bounds -> aggregates published -> look-back per
  * digit, one work-item each -> scatter: each digit's keys of the tile land
- * in one contiguous run at digit_start + prefix. Values start
- * values_*_at elements into their buffers. Partials meet in the tile
- * status words. Traffic: n keys (and values) read once and written once,
- * plus RADIX words per tile.
+ * in one contiguous run at digit_start + prefix. Keys and values are
+ * the caller's or the alternates in the scratch, at byte offsets.
+ * Partials meet in the tile status words. Traffic: n keys (and values) read
+ * once and written once, plus RADIX words per tile.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-sort_onesweep(__global const K *keys_in, __global K *keys_out,
-              __global const V *values_in, ulong values_in_at,
-              __global V *values_out, ulong values_out_at, ulong n, uint shift,
-              uint bits, K flip, __global uchar *scratch, ulong ticket_offset,
-              ulong status_offset, ulong digit_start_offset) {
+sort_onesweep(PRISM_BUF(const K, keys_in), PRISM_BUF(K, keys_out),
+              PRISM_BUF(const V, values_in), PRISM_BUF(V, values_out), ulong n,
+              uint shift, uint bits, K flip, __global uchar *scratch,
+              ulong ticket_offset, ulong status_offset,
+              ulong digit_start_offset) {
+  PRISM_BUF_AT(const K, keys_in);
+  PRISM_BUF_AT(K, keys_out);
+  PRISM_BUF_AT(const V, values_in);
+  PRISM_BUF_AT(V, values_out);
   __local K keys[TILE];
   __local ushort index[TILE];
   __local ushort counters[RANK_RADIX * PRISM_WG];
@@ -65,6 +69,6 @@ sort_onesweep(__global const K *keys_in, __global K *keys_out,
     to[d] = digit_start[d] +
             lb_walk_counts(status, RADIX, t, d, end[d] - start[d]) - start[d];
   barrier(CLK_LOCAL_MEM_FENCE);
-  tile_scatter(tr, count, shift, bits, flip, to, keys_out,
-               values_in + values_in_at, values_out + values_out_at, base);
+  tile_scatter(tr, count, shift, bits, flip, to, keys_out, values_in,
+               values_out, base);
 }

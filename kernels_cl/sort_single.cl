@@ -88,15 +88,19 @@ void single_pass(__global const K *src, __global K *dst, __global const V *vsrc,
 /*
  * sort_single_block: one work-group runs every pass over all n keys; it
  * owns the whole output. Passes [begin_bit, end_bit) in steps of
- * PRISM_RADIX_BITS. Values start values_*_at elements into their
- * buffers (an alternate lives inside the scratch).
+ * PRISM_RADIX_BITS. The alternates are the scratch's: keys_alt, and
+ * values_alt from values_alt_at elements on.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-sort_single_block(__global const K *keys_in, __global K *keys_out,
-                  __global K *keys_alt, __global const V *values_in,
-                  ulong values_in_at, __global V *values_out,
-                  __global V *values_alt, ulong values_alt_at, ulong n,
-                  uint begin_bit, uint end_bit, K flip) {
+sort_single_block(PRISM_BUF(const K, keys_in), PRISM_BUF(K, keys_out),
+                  __global K *keys_alt, PRISM_BUF(const V, values_in),
+                  PRISM_BUF(V, values_out), __global V *values_alt,
+                  ulong values_alt_at, ulong n, uint begin_bit, uint end_bit,
+                  K flip) {
+  PRISM_BUF_AT(const K, keys_in);
+  PRISM_BUF_AT(K, keys_out);
+  PRISM_BUF_AT(const V, values_in);
+  PRISM_BUF_AT(V, values_out);
   __local ulong to[RADIX];
 #if PRISM_WG > 1
   __local K keys[TILE];
@@ -109,7 +113,7 @@ sort_single_block(__global const K *keys_in, __global K *keys_out,
   const uint passes =
       (end_bit - begin_bit + PRISM_RADIX_BITS - 1) / PRISM_RADIX_BITS;
   __global const K *src = keys_in;
-  __global const V *vsrc = values_in + values_in_at;
+  __global const V *vsrc = values_in;
   values_alt += values_alt_at;
   for (uint p = 0; p < passes; p++) {
     const uint shift = begin_bit + p * PRISM_RADIX_BITS;

@@ -815,6 +815,91 @@ static void walk_pairs(fixture *f, const entry *e) {
     }
 }
 
+/* A view from byte at of a new buffer, holding what make() would: the
+ * parent's other bytes hold the pattern too, so that the bytes on both
+ * sides can be checked. */
+static prism_buffer *view_at(prism_context *ctx, size_t at, size_t bytes,
+                             prism_buffer **parent) {
+  *parent = make(ctx, at + bytes + GUARD);
+  prism_buffer *v = NULL;
+  HARNESS_OK(ctx, prism_buffer_view(*parent, at, bytes + GUARD, &v));
+  uint32_t *host = pattern(bytes + GUARD);
+  HARNESS_OK(ctx, prism_buffer_write(v, 0, host, bytes + GUARD));
+  free(host);
+  return v;
+}
+
+/* Views as arguments. Each buffer argument in turn as a view one word into
+ * a larger buffer: the call must give what whole buffers give and leave
+ * the parent's bytes outside the view alone. The same view at byte 2
+ * breaks every element's alignment: refused, naming the argument (reads,
+ * writes and copies take any byte). Then each pair of arguments that are
+ * not both only read, as two views of one buffer a word apart: their ranges
+ * overlap without being the same, which no call allows. */
+static void walk_views(fixture *f, const entry *e) {
+  const int any_byte = strcmp(e->fn, "prism_buffer_write") == 0 ||
+                       strcmp(e->fn, "prism_buffer_read") == 0 ||
+                       strcmp(e->fn, "prism_buffer_copy") == 0;
+  for (int i = 0; i < e->nargs; i++) {
+    prism_buffer *want[MAX_ARGS], *b[MAX_ARGS], *parent;
+    make_args(e, f->ctx, want);
+    make_args(e, f->ctx, b);
+    HARNESS_OK(f->ctx, e->call(f, f->ctx, want, &normal));
+    prism_buffer_destroy(b[i]);
+    b[i] = view_at(f->ctx, 8, e->args[i].bytes, &parent);
+    snapshot before = take(parent);
+    HARNESS_OK(f->ctx, e->call(f, f->ctx, b, &normal));
+    for (int k = 0; k < e->nargs; k++) {
+      snapshot w = take(want[k]);
+      unsigned char *got = harness_download(b[k]);
+      cr_assert(same_bytes(&w, got, 0, e->args[k].bytes),
+                "%s with %s a view: %s differs from whole buffers", e->fn,
+                e->args[i].name, e->args[k].name);
+      free(got);
+      free(w.bytes);
+    }
+    unsigned char *after = harness_download(parent);
+    cr_assert(same_bytes(&before, after, 0, 8) &&
+                  same_bytes(&before, after, 8 + e->args[i].bytes, before.size),
+              "%s with %s a view wrote outside the view", e->fn,
+              e->args[i].name);
+    free(after);
+    free(before.bytes);
+    prism_buffer_destroy(b[i]);
+    prism_buffer_destroy(parent);
+    if (!any_byte) {
+      b[i] = view_at(f->ctx, 2, e->args[i].bytes, &parent);
+      const int fill = strcmp(e->fn, "prism_buffer_fill") == 0;
+      refused(f, e, f->ctx, b, &normal, &parent, 1, PRISM_INVALID_ARGUMENT, 0,
+              e->args[i].name, fill ? "pattern_size" : "element size",
+              "a misaligned view");
+      prism_buffer_destroy(b[i]);
+      prism_buffer_destroy(parent);
+    }
+    b[i] = NULL;
+    destroy_args(e, b);
+    destroy_args(e, want);
+  }
+  for (int i = 0; i < e->nargs; i++)
+    for (int j = i + 1; j < e->nargs; j++) {
+      if (!((e->args[i].access | e->args[j].access) & WRITE))
+        continue;
+      prism_buffer *b[MAX_ARGS], *parent;
+      make_args(e, f->ctx, b);
+      prism_buffer_destroy(b[i]);
+      prism_buffer_destroy(b[j]);
+      size_t span = e->args[i].bytes > e->args[j].bytes ? e->args[i].bytes
+                                                        : e->args[j].bytes;
+      parent = make(f->ctx, 8 + span + GUARD);
+      HARNESS_OK(f->ctx, prism_buffer_view(parent, 0, span + GUARD, &b[i]));
+      HARNESS_OK(f->ctx, prism_buffer_view(parent, 8, span, &b[j]));
+      refused(f, e, f->ctx, b, &normal, &parent, 1, PRISM_INVALID_ARGUMENT, 0,
+              e->args[i].name, e->args[j].name, "overlapping views");
+      destroy_args(e, b);
+      prism_buffer_destroy(parent);
+    }
+}
+
 /* A normal call succeeds and writes nothing past what it may. */
 static void walk_normal(fixture *f, const entry *e) {
   prism_buffer *b[MAX_ARGS];
@@ -860,6 +945,7 @@ Test(misuse, every_entry_every_bad_argument, .timeout = 1200) {
     walk_buffers(&f, e);
     walk_scalars(&f, e);
     walk_pairs(&f, e);
+    walk_views(&f, e);
   }
   close_fixture(&f);
 }
