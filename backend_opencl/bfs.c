@@ -180,12 +180,15 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *a) {
       "-DPRISM_BFS_BU_THREAD_EDGES=%u -DPRISM_BFS_BU_BATCH=%u "
       "-DPRISM_BFS_TILE_WORDS=%u -DPRISM_BFS_CONTIGUOUS=%d "
       "-DPRISM_BFS_PERSISTENT=%d -DPRISM_BFS_DISCOVERY_POLLS=%u "
-      "-DPRISM_BFS_PTX_FENCE=%d",
+      "-DPRISM_BFS_PTX_FENCE=%d%s",
       wg, a->parents.native ? 1 : 0, pol->bfs.td_items, pol->bfs.chunk_passes,
       pol->bfs.small_degree, pol->bfs.td_filter_edges, pol->bfs.bu_thread_edges,
       pol->bfs.bu_batch, pol->bfs.tile_words, pol->bfs.contiguous ? 1 : 0,
       pol->bfs.persistent ? 1 : 0, pol->bfs.discovery_polls,
-      cl->facts.nvidia ? 1 : 0);
+      cl->facts.nvidia ? 1 : 0,
+      /* Its launches are its own (not prism__cl_launch's): PRISM_VIEWS
+       * chosen here, where levels or parents is a view. */
+      a->levels.offset || a->parents.offset ? " -DPRISM_VIEWS" : "");
   const char *steps = pol->bfs.persistent ? "bfs_persistent" : "bfs_step";
   cl_kernel init, step;
   prism_status st = prism__cl_kernel(ctx, "bfs.cl", options, "bfs_init", &init);

@@ -103,9 +103,9 @@ typedef struct hist_call {
 static void map_args(const hist_map *m, prism__cl_arg map[MAP_ARGS]) {
   const int wide = m->u_bytes == 8;
   const prism__cl_arg args[] = {PRISM__CL_ARG(m->mode),
-                                {m->t_bytes, &m->lower},
-                                {m->t_bytes, &m->upper},
-                                {m->t_bytes, &m->scale},
+                                {m->t_bytes, &m->lower, 0},
+                                {m->t_bytes, &m->upper, 0},
+                                {m->t_bytes, &m->scale, 0},
                                 wide ? (prism__cl_arg)PRISM__CL_ARG(m->span8)
                                      : (prism__cl_arg)PRISM__CL_ARG(m->span4),
                                 wide ? (prism__cl_arg)PRISM__CL_ARG(m->width8)
@@ -398,7 +398,7 @@ static prism_status run_atomics(prism_context *ctx,
       return st;
     const prism__cl_arg own[] = {PRISM__CL_ARG(p->replicas),
                                  PRISM__CL_MEM(a->counts),
-                                 {p->hist_bytes, NULL}}; /* __local hist */
+                                 {p->hist_bytes, NULL, 0}}; /* __local hist */
     ARGS_ADD(&l, own);
     return launch(ctx, kernel, "histogram_bytes", &l, global, p->wg);
   }
@@ -416,8 +416,8 @@ static prism_status run_atomics(prism_context *ctx,
   const prism__cl_arg own[] = {
       PRISM__CL_ARG(p->range_bins), PRISM__CL_ARG(p->ranges),
       PRISM__CL_ARG(p->replicas),   PRISM__CL_MEM(a->counts),
-      {p->hist_bytes, NULL},   /* __local hist */
-      {p->edges_bytes, NULL}}; /* __local edges */
+      {p->hist_bytes, NULL, 0},   /* __local hist */
+      {p->edges_bytes, NULL, 0}}; /* __local edges */
   ARGS_ADD(&l, own);
   return launch(ctx, kernel, "histogram_blocks", &l, global, p->wg);
 }

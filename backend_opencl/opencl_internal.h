@@ -122,9 +122,12 @@ prism_status prism__cl_queue_wait(prism_context *ctx, cl_event event,
 typedef struct prism__cl_arg {
   size_t size;
   const void *value;
+  /* 1: the byte offset of a PRISM_BUF (a cl_ulong): prism__cl_launch runs
+   * the kernel's PRISM_VIEWS build when one is not 0. */
+  int view_offset;
 } prism__cl_arg;
 #define PRISM__CL_ARG(x)                                                       \
-  { sizeof(x), &(x) }
+  { sizeof(x), &(x), 0 }
 
 /**
  * The kernel named name of kernels_cl/file built with options (common.cl
@@ -136,7 +139,12 @@ prism_status prism__cl_kernel(prism_context *ctx, const char *file,
                               cl_kernel *out);
 
 /** Set the kernel's arguments and enqueue it over global work-items in
- * work-groups of local (global a multiple of local). */
+ * work-groups of local (global a multiple of local). Where a PRISM_BUF's
+ * offset slot is not 0 (a view, or a scratch region passed as a buffer),
+ * the launch takes the same kernel from the program built with the same
+ * options and -DPRISM_VIEWS (built on first use): without it, PRISM_BUF_AT
+ * ignores the offsets, so that whole buffers run the code they ran before
+ * views existed. */
 prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
                               const char *name, const prism__cl_arg *args,
                               unsigned nargs, size_t global, size_t local);
@@ -150,8 +158,13 @@ prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
  */
 /* clang-format off */
 #define PRISM__CL_MEM(m)                                                       \
-  {sizeof(cl_mem), &(const cl_mem){(cl_mem)(m).native}},                      \
-  {sizeof(cl_ulong), &(const cl_ulong){(cl_ulong)(m).offset}}
+  {sizeof(cl_mem), &(const cl_mem){(cl_mem)(m).native}, 0},                      \
+  {sizeof(cl_ulong), &(const cl_ulong){(cl_ulong)(m).offset}, 1}
+/* The same for a PRISM_BUF_AT_ANY parameter (a caller's buffer or a
+ * scratch region), whose offset the kernel applies in every build. */
+#define PRISM__CL_MEM_ANY(m)                                                   \
+  {sizeof(cl_mem), &(const cl_mem){(cl_mem)(m).native}, 0},                      \
+  {sizeof(cl_ulong), &(const cl_ulong){(cl_ulong)(m).offset}, 0}
 /* clang-format on */
 
 /** A prism__mem of the scratch (or any cl_mem) at a byte offset. */

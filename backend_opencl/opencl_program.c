@@ -216,9 +216,50 @@ prism_status prism__cl_kernel(prism_context *ctx, const char *file,
   return PRISM_OK;
 }
 
+/* The program that made kernel (or made it before a rebuild replaced it)
+ * and the kernel's slot there, or NULL. */
+static prism__cl_program *program_of(prism__cl *cl, cl_kernel kernel,
+                                     int *slot) {
+  for (prism__cl_program *p = cl->programs; p; p = p->next)
+    for (int i = 0; i < PRISM_CL_MAX_KERNELS && p->kernel_names[i]; i++)
+      if (p->kernels[i] == kernel || p->replaced_kernels[i] == kernel) {
+        *slot = i;
+        return p;
+      }
+  return NULL;
+}
+
+#define VIEWS_OPTION "-DPRISM_VIEWS"
+
+/* The kernel of the same name from the PRISM_VIEWS build of its program's
+ * options (kernel itself when its program has them). */
+static prism_status views_kernel(prism_context *ctx, cl_kernel *kernel,
+                                 const char *name) {
+  int slot = 0;
+  prism__cl_program *p = program_of(prism__cl_of(ctx), *kernel, &slot);
+  if (!p)
+    return prism__fail(ctx, PRISM_INTERNAL,
+                       "%s: a kernel of no program of the context", name);
+  if (strstr(p->options, VIEWS_OPTION))
+    return PRISM_OK;
+  char options[1024];
+  int used = snprintf(options, sizeof options, "%s " VIEWS_OPTION, p->options);
+  if (used < 0 || (size_t)used >= sizeof options)
+    return prism__fail(ctx, PRISM_INTERNAL, "%s: build options too long", name);
+  return prism__cl_kernel(ctx, p->source->name, options, p->kernel_names[slot],
+                          kernel);
+}
+
 prism_status prism__cl_launch(prism_context *ctx, cl_kernel kernel,
                               const char *name, const prism__cl_arg *args,
                               unsigned nargs, size_t global, size_t local) {
+  for (unsigned i = 0; i < nargs; i++)
+    if (args[i].view_offset && *(const cl_ulong *)args[i].value != 0) {
+      prism_status st = views_kernel(ctx, &kernel, name);
+      if (st != PRISM_OK)
+        return st;
+      break;
+    }
   /* Arguments persist on a kernel object between launches: a list one
    * short would run with the last call's value in that slot. */
   cl_uint want = 0;

@@ -65,14 +65,14 @@ prism_status prism__cl_reduce(prism_context *ctx,
       groups > 1 ? prism__cl_mem_at(scratch, (size_t)partials_offset) : result;
   const prism__cl_arg partials_args[] = {
       PRISM__CL_MEM(args->in), PRISM__CL_ARG(n_arg), PRISM__CL_ARG(chunk_vecs),
-      PRISM__CL_MEM(first)};
+      PRISM__CL_MEM_ANY(first)};
   st = PRISM__CL_LAUNCH(ctx, partials, "reduce_partials", partials_args, global,
                         wg);
   if (st == PRISM_OK && groups > 1) {
     const cl_uint count = (cl_uint)groups;
     const prism__cl_arg final_args[] = {
         PRISM__CL_ARG(scratch), PRISM__CL_ARG(partials_offset),
-        PRISM__CL_ARG(count), PRISM__CL_MEM(result)};
+        PRISM__CL_ARG(count), PRISM__CL_MEM_ANY(result)};
     st = PRISM__CL_LAUNCH(ctx, final, "reduce_final", final_args, wg, wg);
   }
   if (st != PRISM_OK || args->out.native)

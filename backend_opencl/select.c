@@ -139,9 +139,9 @@ static prism_status count_ranges(prism_context *ctx, const select_plan *p,
                                       PRISM__CL_ARG(p->scratch),
                                       PRISM__CL_ARG(counts_offset)};
   const prism__cl_arg offsets_args[] = {
-      PRISM__CL_ARG(p->scratch), PRISM__CL_ARG(counts_offset),
-      PRISM__CL_ARG(groups_arg), PRISM__CL_ARG(kept_offset),
-      PRISM__CL_MEM(p->count),   PRISM__CL_ARG(wanted)};
+      PRISM__CL_ARG(p->scratch),   PRISM__CL_ARG(counts_offset),
+      PRISM__CL_ARG(groups_arg),   PRISM__CL_ARG(kept_offset),
+      PRISM__CL_MEM_ANY(p->count), PRISM__CL_ARG(wanted)};
   st =
       PRISM__CL_LAUNCH(ctx, count, "select_count", count_args, groups * wg, wg);
   if (st == PRISM_OK)
@@ -186,7 +186,7 @@ static prism_status select_lookback(prism_context *ctx,
                                   plan->b,
                                   PRISM__CL_ARG(plan->keep),
                                   PRISM__CL_ARG(plan->range),
-                                  PRISM__CL_MEM(plan->count),
+                                  PRISM__CL_MEM_ANY(plan->count),
                                   PRISM__CL_ARG(plan->count_wanted)};
     return PRISM__CL_LAUNCH(ctx, k, "select_single_block", args, wg, wg);
   }
@@ -241,7 +241,7 @@ static prism_status select_lookback(prism_context *ctx,
                                 PRISM__CL_ARG(ticket_offset),
                                 PRISM__CL_ARG(status_offset),
                                 PRISM__CL_ARG(kept_offset),
-                                PRISM__CL_MEM(plan->count),
+                                PRISM__CL_MEM_ANY(plan->count),
                                 PRISM__CL_ARG(plan->count_wanted),
                                 PRISM__CL_ARG(tile_count)};
   return PRISM__CL_LAUNCH(ctx, k, "select_lookback", args, tiles * wg, wg);
@@ -295,7 +295,7 @@ static prism_status select_chunked(prism_context *ctx,
                                 PRISM__CL_ARG(counts_offset),
                                 PRISM__CL_ARG(kept_offset),
                                 PRISM__CL_ARG(has_offsets),
-                                PRISM__CL_MEM(p.count),
+                                PRISM__CL_MEM_ANY(p.count),
                                 PRISM__CL_ARG(p.count_wanted)};
   return PRISM__CL_LAUNCH(ctx, k, "select_chunks", args, chunks, 1);
 }

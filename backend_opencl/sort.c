@@ -150,11 +150,11 @@ static prism_status sort_single(prism_context *ctx, const prism__sort_args *a) {
   cl_mem values_alt = a->value_size ? s.scratch : NULL;
   const cl_ulong n = a->n;
   const cl_uint begin_bit = a->begin_bit, end_bit = a->end_bit;
-  const prism__cl_arg args[] = {PRISM__CL_MEM(s.keys_src),
-                                PRISM__CL_MEM(a->keys_out),
+  const prism__cl_arg args[] = {PRISM__CL_MEM_ANY(s.keys_src),
+                                PRISM__CL_MEM_ANY(a->keys_out),
                                 PRISM__CL_ARG(s.scratch),
-                                PRISM__CL_MEM(s.values_src),
-                                PRISM__CL_MEM(a->values_out),
+                                PRISM__CL_MEM_ANY(s.values_src),
+                                PRISM__CL_MEM_ANY(a->values_out),
                                 PRISM__CL_ARG(values_alt),
                                 PRISM__CL_ARG(s.values_alt_at),
                                 PRISM__CL_ARG(n),
@@ -212,17 +212,17 @@ static prism_status sort_classic(prism_context *ctx,
     const prism__mem keys_dst = pass_keys(&s, p);
     const prism__mem values_dst = pass_values(&s, p);
     const prism__cl_arg count_args[] = {
-        PRISM__CL_MEM(keys_src),  PRISM__CL_ARG(n),
-        PRISM__CL_ARG(chunk_arg), PRISM__CL_ARG(shift),
-        PRISM__CL_ARG(bits),      s.flip,
-        PRISM__CL_ARG(s.scratch), PRISM__CL_ARG(s.tables_offset)};
+        PRISM__CL_MEM_ANY(keys_src), PRISM__CL_ARG(n),
+        PRISM__CL_ARG(chunk_arg),    PRISM__CL_ARG(shift),
+        PRISM__CL_ARG(bits),         s.flip,
+        PRISM__CL_ARG(s.scratch),    PRISM__CL_ARG(s.tables_offset)};
     const prism__cl_arg offsets_args[] = {PRISM__CL_ARG(s.scratch),
                                           PRISM__CL_ARG(s.tables_offset),
                                           PRISM__CL_ARG(columns)};
-    const prism__cl_arg scatter_args[] = {PRISM__CL_MEM(keys_src),
-                                          PRISM__CL_MEM(keys_dst),
-                                          PRISM__CL_MEM(values_src),
-                                          PRISM__CL_MEM(values_dst),
+    const prism__cl_arg scatter_args[] = {PRISM__CL_MEM_ANY(keys_src),
+                                          PRISM__CL_MEM_ANY(keys_dst),
+                                          PRISM__CL_MEM_ANY(values_src),
+                                          PRISM__CL_MEM_ANY(values_dst),
                                           PRISM__CL_ARG(n),
                                           PRISM__CL_ARG(chunk_arg),
                                           PRISM__CL_ARG(shift),
@@ -310,7 +310,7 @@ static prism_status sort_onesweep(prism_context *ctx,
                  status_off = s.tables_offset + status_at, words = status_words;
   const cl_uint begin_bit = a->begin_bit, end_bit = a->end_bit,
                 passes_arg = passes, groups_arg = (cl_uint)groups;
-  const prism__cl_arg histogram_args[] = {PRISM__CL_MEM(s.keys_src),
+  const prism__cl_arg histogram_args[] = {PRISM__CL_MEM_ANY(s.keys_src),
                                           PRISM__CL_ARG(n),
                                           PRISM__CL_ARG(range_arg),
                                           PRISM__CL_ARG(begin_bit),
@@ -338,13 +338,18 @@ static prism_status sort_onesweep(prism_context *ctx,
     const prism__mem keys_dst = pass_keys(&s, p);
     const prism__mem values_dst = pass_values(&s, p);
     const cl_ulong pass_starts = starts_off + (cl_ulong)p * radix * 8;
-    const prism__cl_arg onesweep_args[] = {
-        PRISM__CL_MEM(keys_src),   PRISM__CL_MEM(keys_dst),
-        PRISM__CL_MEM(values_src), PRISM__CL_MEM(values_dst),
-        PRISM__CL_ARG(n),          PRISM__CL_ARG(shift),
-        PRISM__CL_ARG(bits),       s.flip,
-        PRISM__CL_ARG(s.scratch),  PRISM__CL_ARG(ticket_off),
-        PRISM__CL_ARG(status_off), PRISM__CL_ARG(pass_starts)};
+    const prism__cl_arg onesweep_args[] = {PRISM__CL_MEM_ANY(keys_src),
+                                           PRISM__CL_MEM_ANY(keys_dst),
+                                           PRISM__CL_MEM_ANY(values_src),
+                                           PRISM__CL_MEM_ANY(values_dst),
+                                           PRISM__CL_ARG(n),
+                                           PRISM__CL_ARG(shift),
+                                           PRISM__CL_ARG(bits),
+                                           s.flip,
+                                           PRISM__CL_ARG(s.scratch),
+                                           PRISM__CL_ARG(ticket_off),
+                                           PRISM__CL_ARG(status_off),
+                                           PRISM__CL_ARG(pass_starts)};
     st = PRISM__CL_LAUNCH(ctx, init, "lookback_init", init_args,
                           (status_words + wg - 1) / wg * wg, wg);
     if (st == PRISM_OK)

@@ -186,12 +186,27 @@ T op(T a, T b) {
  * (PRISM__CL_MEM, opencl_internal.h). Sub-buffers cannot serve for views:
  * their origin must be a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN.
  * PRISM_BUF(type, name) goes in the parameter list, PRISM_BUF_AT(type,
- * name) at the top of the kernel makes the pointer name. The offset is a
+ * name) at the top of the kernel makes the pointer name. Programs are
+ * built without PRISM_VIEWS first, and PRISM_BUF_AT then ignores the
+ * offset: every offset is 0 there (prism__cl_launch takes the PRISM_VIEWS
+ * build for a launch with any other), and whole buffers run the code of a
+ * plain pointer parameter (on NVIDIA's compiler the addition alone cost
+ * the GPU histogram 8%: docs/results/h200-views.txt). The offset is a
  * multiple of the element size (core checks it), so name is aligned for
  * type. Scratch regions keep their own (buffer, offset) pairs: SCRATCH.
  */
 #define PRISM_BUF(type, name) __global type *name##_base, ulong name##_offset
+#ifdef PRISM_VIEWS
 #define PRISM_BUF_AT(type, name)                                               \
+  __global type *name =                                                        \
+      (__global type *)((__global const uchar *)(name##_base) + name##_offset)
+#else
+#define PRISM_BUF_AT(type, name) __global type *name = name##_base
+#endif
+/* A parameter that takes a caller's buffer or a scratch region (a sort's
+ * passes, reduce's partials and result, compaction's count): the offset
+ * always counts. The host passes it with PRISM__CL_MEM_ANY. */
+#define PRISM_BUF_AT_ANY(type, name)                                           \
   __global type *name =                                                        \
       (__global type *)((__global const uchar *)(name##_base) + name##_offset)
 

@@ -26,7 +26,7 @@ __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 reduce_partials(PRISM_BUF(const T, in), ulong n, ulong chunk_vecs,
                 PRISM_BUF(T, partials)) {
   PRISM_BUF_AT(const T, in);
-  PRISM_BUF_AT(T, partials);
+  PRISM_BUF_AT_ANY(T, partials);
   __local T buf[PRISM_WG];
   const ulong gid = get_global_id(0);
   const ulong gsize = get_global_size(0);
@@ -52,7 +52,7 @@ reduce_partials(PRISM_BUF(const T, in), ulong n, ulong chunk_vecs,
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 reduce_final(__global uchar *scratch, ulong partials_offset, uint count,
              PRISM_BUF(T, result)) {
-  PRISM_BUF_AT(T, result);
+  PRISM_BUF_AT_ANY(T, result);
   __local T buf[PRISM_WG];
   __global const T *partials = SCRATCH(T, scratch, partials_offset);
   T x = IDENTITY;

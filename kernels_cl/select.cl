@@ -141,7 +141,7 @@ __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 select_offsets(__global uchar *scratch, ulong counts_offset, ulong groups,
                ulong kept_offset, PRISM_BUF(ulong, count_out),
                uint count_wanted) {
-  PRISM_BUF_AT(ulong, count_out);
+  PRISM_BUF_AT_ANY(ulong, count_out);
   __local ulong buf[2 * PRISM_WG];
   __global ulong *counts = SCRATCH(ulong, scratch, counts_offset);
   const ulong per = (groups + PRISM_WG - 1) / PRISM_WG;

@@ -39,7 +39,7 @@ select_chunks(PRISM_BUF(const T, in), PRISM_BUF(const F, flags),
   PRISM_BUF_AT(const T, in);
   PRISM_BUF_AT(const F, flags);
   PRISM_BUF_AT(T, out);
-  PRISM_BUF_AT(ulong, count_out);
+  PRISM_BUF_AT_ANY(ulong, count_out);
   const ulong g = get_global_id(0);
   const ulong first = min(g * chunk, n);
   const ulong end = min(first + chunk, n);

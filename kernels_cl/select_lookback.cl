@@ -131,7 +131,7 @@ select_lookback(PRISM_BUF(const T, in), PRISM_BUF(const F, flags),
   PRISM_BUF_AT(const T, in);
   PRISM_BUF_AT(const F, flags);
   PRISM_BUF_AT(T, out);
-  PRISM_BUF_AT(ulong, count_out);
+  PRISM_BUF_AT_ANY(ulong, count_out);
   __local T tile[TILE];
 #if defined(PRISM_SELECT_FLAGGED)
   __local uchar sel[TILE];
@@ -189,7 +189,7 @@ select_single_block(PRISM_BUF(const T, in), PRISM_BUF(const F, flags),
   PRISM_BUF_AT(const T, in);
   PRISM_BUF_AT(const F, flags);
   PRISM_BUF_AT(T, out);
-  PRISM_BUF_AT(ulong, count_out);
+  PRISM_BUF_AT_ANY(ulong, count_out);
   __local T tile[TILE];
 #if defined(PRISM_SELECT_FLAGGED)
   __local uchar sel[TILE];

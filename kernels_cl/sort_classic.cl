@@ -30,7 +30,7 @@ void chunk_range(ulong n, ulong chunk, ulong *first, ulong *end) {
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 sort_count(PRISM_BUF(const K, keys), ulong n, ulong chunk, uint shift,
            uint bits, K flip, __global uchar *scratch, ulong table_offset) {
-  PRISM_BUF_AT(const K, keys);
+  PRISM_BUF_AT_ANY(const K, keys);
   ulong first, end;
   chunk_range(n, chunk, &first, &end);
   uint counts[RADIX];
@@ -68,10 +68,10 @@ sort_scatter(PRISM_BUF(const K, keys_in), PRISM_BUF(K, keys_out),
              PRISM_BUF(const V, values_in), PRISM_BUF(V, values_out), ulong n,
              ulong chunk, uint shift, uint bits, K flip,
              __global uchar *scratch, ulong table_offset) {
-  PRISM_BUF_AT(const K, keys_in);
-  PRISM_BUF_AT(K, keys_out);
-  PRISM_BUF_AT(const V, values_in);
-  PRISM_BUF_AT(V, values_out);
+  PRISM_BUF_AT_ANY(const K, keys_in);
+  PRISM_BUF_AT_ANY(K, keys_out);
+  PRISM_BUF_AT_ANY(const V, values_in);
+  PRISM_BUF_AT_ANY(V, values_out);
   ulong first, end;
   chunk_range(n, chunk, &first, &end);
   __global const ulong *table = SCRATCH(ulong, scratch, table_offset);

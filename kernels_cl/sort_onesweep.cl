@@ -32,10 +32,10 @@ sort_onesweep(PRISM_BUF(const K, keys_in), PRISM_BUF(K, keys_out),
               uint shift, uint bits, K flip, __global uchar *scratch,
               ulong ticket_offset, ulong status_offset,
               ulong digit_start_offset) {
-  PRISM_BUF_AT(const K, keys_in);
-  PRISM_BUF_AT(K, keys_out);
-  PRISM_BUF_AT(const V, values_in);
-  PRISM_BUF_AT(V, values_out);
+  PRISM_BUF_AT_ANY(const K, keys_in);
+  PRISM_BUF_AT_ANY(K, keys_out);
+  PRISM_BUF_AT_ANY(const V, values_in);
+  PRISM_BUF_AT_ANY(V, values_out);
   __local K keys[TILE];
   __local ushort index[TILE];
   __local ushort counters[RANK_RADIX * PRISM_WG];

@@ -97,10 +97,10 @@ sort_single_block(PRISM_BUF(const K, keys_in), PRISM_BUF(K, keys_out),
                   PRISM_BUF(V, values_out), __global V *values_alt,
                   ulong values_alt_at, ulong n, uint begin_bit, uint end_bit,
                   K flip) {
-  PRISM_BUF_AT(const K, keys_in);
-  PRISM_BUF_AT(K, keys_out);
-  PRISM_BUF_AT(const V, values_in);
-  PRISM_BUF_AT(V, values_out);
+  PRISM_BUF_AT_ANY(const K, keys_in);
+  PRISM_BUF_AT_ANY(K, keys_out);
+  PRISM_BUF_AT_ANY(const V, values_in);
+  PRISM_BUF_AT_ANY(V, values_out);
   __local ulong to[RADIX];
 #if PRISM_WG > 1
   __local K keys[TILE];

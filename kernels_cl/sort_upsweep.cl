@@ -24,7 +24,7 @@ __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 sort_histogram(PRISM_BUF(const K, keys), ulong n, ulong range, uint begin_bit,
                uint passes, uint end_bit, K flip, __global uchar *scratch,
                ulong partials_offset) {
-  PRISM_BUF_AT(const K, keys);
+  PRISM_BUF_AT_ANY(const K, keys);
   __local uint hist[MAX_PASSES * RADIX];
   const uint lid = get_local_id(0);
   for (uint i = lid; i < passes * RADIX; i += PRISM_WG)
