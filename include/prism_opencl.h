@@ -63,7 +63,13 @@ PRISM_API prism_status prism_opencl_context_objects(const prism_context *ctx,
  * make a view for a range), which must be a buffer (or sub-buffer) of the
  * context's cl_context: PRISM_INVALID_ARGUMENT for NULL, an image, or
  * memory of another cl_context. prism retains mem while the buffer or a
- * view of it lives, and never frees it.
+ * view of it lives, and never frees it. Overlap between arguments is
+ * decided on the memory a sub-buffer names in its parent. A view of one
+ * wrapped buffer serves every range without a new cl_mem; passing a
+ * buffer and a sub-buffer of it (or two sub-buffers of one buffer) to one
+ * call, one of them written, is what OpenCL 1.2 leaves undefined even for
+ * ranges apart: prism accepts it (it works on PoCL and NVIDIA's OpenCL),
+ * but views are the portable way.
  */
 PRISM_API prism_status prism_opencl_buffer_wrap(prism_context *ctx, cl_mem mem,
                                                 prism_buffer **out);
