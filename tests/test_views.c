@@ -603,8 +603,8 @@ Test(views, bfs) {
 Test(views, in_place_through_two_views) {
   prism_context *ctx = harness_context();
   const size_t n = 5000;
-  uint32_t *host = harness_malloc(n * 4), *got = harness_malloc(n * 4);
-  for (size_t i = 0; i < n; i++)
+  uint32_t *host = harness_malloc(n * 4 + 64), *got = harness_malloc(n * 4);
+  for (size_t i = 0; i < n + 16; i++)
     host[i] = (uint32_t)((i * 2654435761u) >> 7);
   prism_buffer *b = harness_upload(ctx, host, n * 4 + 64);
   prism_buffer *x = NULL, *y = NULL, *z = NULL;
