@@ -391,9 +391,8 @@ prism_status run_sort(prism_context *ctx, prism__cuda_ctx *c,
   const K flip = args->descending ? K(~K(0)) : K(0);
   // Keys and values are loaded and stored one element at a time, so a
   // view's element alignment is all they need. In place is decided on the
-  // device addresses: one address space, so two handles on the same memory
-  // (a wrap and a view of another wrap, say) count too, not only equal
-  // (native, offset) pairs.
+  // device addresses (one address space); core passes only pairs that are
+  // the same (native, offset) or apart.
   const K *keys_in = mem_ptr<const K>(args->keys_in);
   K *keys_out = mem_ptr<K>(args->keys_out);
   const V *values_in = PAIRS ? mem_ptr<const V>(args->values_in) : NULL;

@@ -53,7 +53,6 @@ static prism_status new_handle(prism_context *ctx, prism__storage *storage,
     return prism__fail(ctx, PRISM_OUT_OF_MEMORY, "%s: out of host memory", fn);
   buf->ctx = ctx;
   buf->storage = storage;
-  buf->native = storage->native;
   buf->offset = offset;
   buf->bytes = bytes;
   prism_status st = prism__handle_add(ctx, buf, PRISM__HANDLE_BUFFER, fn);
@@ -165,7 +164,7 @@ static prism_status native_of(const prism_buffer *buf, const prism__backend *b,
   prism__handle_lock();
   int live = prism__handle_live_locked(buf, PRISM__HANDLE_BUFFER);
   const prism__backend *owner = live ? buf->ctx->backend : NULL;
-  void *n = live ? buf->native : NULL;
+  void *n = live ? buf->storage->native : NULL;
   size_t o = live ? buf->offset : 0;
   prism__handle_unlock();
   if (!live)
@@ -246,8 +245,8 @@ static prism_status write_bytes(prism_context *ctx, prism_buffer *dst,
     return prism__fail(ctx, PRISM_NULL_POINTER,
                        "prism_buffer_write: src is "
                        "NULL");
-  return ctx->backend->mem_write(ctx, dst->native, dst->offset + offset, src,
-                                 bytes);
+  return ctx->backend->mem_write(ctx, dst->storage->native,
+                                 dst->offset + offset, src, bytes);
 }
 
 prism_status prism_buffer_write(prism_buffer *dst, size_t offset,
@@ -267,8 +266,8 @@ static prism_status read_bytes(prism_context *ctx, const prism_buffer *src,
   if (!dst)
     return prism__fail(ctx, PRISM_NULL_POINTER,
                        "prism_buffer_read: dst is NULL");
-  return ctx->backend->mem_read(ctx, src->native, src->offset + offset, dst,
-                                bytes);
+  return ctx->backend->mem_read(ctx, src->storage->native, src->offset + offset,
+                                dst, bytes);
 }
 
 prism_status prism_buffer_read(const prism_buffer *src, size_t offset,
@@ -304,8 +303,8 @@ static prism_status fill(prism_context *ctx, prism_buffer *buf, size_t offset,
                        fn, buf->offset, pattern_size);
   if (bytes == 0)
     return PRISM_OK;
-  return ctx->backend->mem_fill(ctx, buf->native, buf->offset + offset, pattern,
-                                pattern_size, bytes);
+  return ctx->backend->mem_fill(ctx, buf->storage->native, buf->offset + offset,
+                                pattern, pattern_size, bytes);
 }
 
 prism_status prism_buffer_fill(prism_buffer *buf, size_t offset,
@@ -330,8 +329,9 @@ static prism_status copy(prism_context *ctx, prism_buffer *dst,
                             src_offset, bytes, "src");
   if (st != PRISM_OK || bytes == 0)
     return st;
-  return ctx->backend->mem_copy(ctx, dst->native, dst->offset + dst_offset,
-                                src->native, src->offset + src_offset, bytes);
+  return ctx->backend->mem_copy(ctx, dst->storage->native,
+                                dst->offset + dst_offset, src->storage->native,
+                                src->offset + src_offset, bytes);
 }
 
 prism_status prism_buffer_copy(prism_buffer *dst, size_t dst_offset,

@@ -168,8 +168,3 @@ prism_status prism__check_view(prism_context *ctx, const prism_buffer *buf,
                      fn, arg, buf->offset, element_size);
   return st;
 }
-
-int prism__same_range(const prism_buffer *a, const prism_buffer *b,
-                      size_t bytes) {
-  return relation(a, 0, bytes, b, 0, bytes) == 1;
-}

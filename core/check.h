@@ -41,10 +41,6 @@ prism_status prism__check_in_place(prism_context *ctx, const char *fn,
                                    const char *a_name, const prism_buffer *b,
                                    size_t b_bytes, const char *b_name);
 
-/** 1 when the first bytes of a and of b are the same memory. */
-int prism__same_range(const prism_buffer *a, const prism_buffer *b,
-                      size_t bytes);
-
 /** type is a prism_type the device supports (u8 included). */
 prism_status prism__check_type(prism_context *ctx, prism_type type,
                                const char *fn);

@@ -36,7 +36,6 @@ typedef struct prism__storage {
 struct prism_buffer_s {
   prism_context *ctx;
   prism__storage *storage;
-  void *native; /* storage->native, kept here for the hot path */
   size_t offset;
   size_t bytes;
   prism_buffer *prev, *next; /* the context's live buffers */
@@ -49,16 +48,15 @@ struct prism_event_s {
   prism_event *prev, *next; /* the context's live events */
 };
 
-/* The argument a backend receives for bytes of buf from offset. */
-static inline prism__mem prism__mem_at(const prism_buffer *buf, size_t offset) {
-  prism__mem m = {buf->native, buf->offset + offset};
-  return m;
-}
-
-/* prism__mem_at(buf, 0), or the absent argument for NULL. */
+/* The argument a backend receives for buf (from its first byte), or the
+ * absent argument for NULL. */
 static inline prism__mem prism__mem_of(const prism_buffer *buf) {
-  prism__mem none = {NULL, 0};
-  return buf ? prism__mem_at(buf, 0) : none;
+  prism__mem m = {NULL, 0};
+  if (buf) {
+    m.native = buf->storage->native;
+    m.offset = buf->offset;
+  }
+  return m;
 }
 
 struct prism_context_s {

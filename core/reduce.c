@@ -88,8 +88,9 @@ static prism_status reduce_to_buffer(prism_context *ctx, prism_type type,
   if (n == 0) {
     prism_value identity;
     prism__identity(type, op, &identity);
-    return ctx->backend->mem_fill(ctx, out->native, out->offset, &identity,
-                                  size, size);
+    const prism__mem m = prism__mem_of(out);
+    return ctx->backend->mem_fill(ctx, m.native, m.offset, &identity, size,
+                                  size);
   }
   if (!ctx->backend->reduce)
     return prism__fail(ctx, PRISM_UNSUPPORTED,

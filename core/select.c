@@ -94,8 +94,8 @@ static prism_status select_on(prism_context *ctx, const select_call *c) {
     if (!c->count_out)
       return PRISM_OK;
     const uint64_t zero = 0;
-    return ctx->backend->mem_fill(ctx, c->count_out->native,
-                                  c->count_out->offset, &zero, sizeof zero,
+    const prism__mem m = prism__mem_of(c->count_out);
+    return ctx->backend->mem_fill(ctx, m.native, m.offset, &zero, sizeof zero,
                                   sizeof zero);
   }
   if (!ctx->backend->select)

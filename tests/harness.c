@@ -134,6 +134,18 @@ size_t harness_max_n(void) {
   return v > SIZE_MAX ? SIZE_MAX : (size_t)v;
 }
 
+void harness_assert_alive(prism_context *ctx, const char *after) {
+  uint32_t host[100], sum = 0;
+  for (uint32_t i = 0; i < 100; i++)
+    host[i] = i + 1;
+  prism_buffer *b = harness_upload(ctx, host, sizeof host);
+  prism_status st = prism_reduce(ctx, PRISM_U32, PRISM_SUM, b, 100, &sum);
+  cr_assert(st == PRISM_OK && sum == 5050,
+            "after %s the context no longer works: %s (%s), sum %u", after,
+            prism_status_name(st), prism_context_last_error(ctx), sum);
+  prism_buffer_destroy(b);
+}
+
 void *harness_malloc(size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
   cr_assert_not_null(p, "out of host memory (%zu bytes)", bytes);

@@ -53,6 +53,10 @@ void *harness_download(prism_buffer *buf);
  * left out of the sweep, not shortened. */
 size_t harness_max_n(void);
 
+/** The context still computes correctly (a sum of 1..100), after what
+ * (e.g. a refused call); fails the test naming it otherwise. */
+void harness_assert_alive(prism_context *ctx, const char *after);
+
 /** malloc that fails the test instead of returning NULL. */
 void *harness_malloc(size_t bytes);
 

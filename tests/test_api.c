@@ -9,17 +9,6 @@
 
 int harness_needs_backend = 1;
 
-/* The context still scans correctly. */
-static void assert_alive(prism_context *ctx) {
-  int32_t in[5] = {1, 2, 3, 4, 5}, out[5];
-  prism_buffer *b = harness_upload(ctx, in, sizeof in);
-  HARNESS_OK(ctx,
-             prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, b, b, 5));
-  HARNESS_OK(ctx, prism_buffer_read(b, 0, out, sizeof out));
-  cr_assert_eq(out[4], 15, "context works after an error");
-  prism_buffer_destroy(b);
-}
-
 Test(api, null_context) {
   int32_t r;
   HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "ctx",
@@ -63,7 +52,7 @@ Test(api, null_buffers_and_pointers) {
                  prism_buffer_fill(b, 0, NULL, 4, 8));
   HARNESS_EXPECT(ctx, PRISM_NULL_POINTER, "src",
                  prism_buffer_copy(b, 0, NULL, 0, 4));
-  assert_alive(ctx);
+  harness_assert_alive(ctx, "an error");
   prism_context_destroy(ctx);
 }
 
@@ -101,7 +90,7 @@ Test(api, buffers_too_small) {
   for (size_t i = 0; i < 40; i++)
     cr_assert_eq(after[i], HARNESS_POISON, "byte %zu written", i);
   free(after);
-  assert_alive(ctx);
+  harness_assert_alive(ctx, "an error");
   prism_context_destroy(ctx);
 }
 
@@ -117,8 +106,8 @@ Test(api, buffer_of_another_context) {
       prism_scan(a, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, in_a, out_b, 4));
   HARNESS_EXPECT(a, PRISM_CONTEXT_MISMATCH, "src",
                  prism_buffer_copy(in_a, 0, out_b, 0, 4));
-  assert_alive(a);
-  assert_alive(b);
+  harness_assert_alive(a, "an error");
+  harness_assert_alive(b, "an error");
   prism_context_destroy(b);
   prism_context_destroy(a);
 }
@@ -140,7 +129,7 @@ Test(api, bad_type_op_kind) {
   if (!prism_context_supports(ctx, PRISM_F64))
     HARNESS_EXPECT(ctx, PRISM_UNSUPPORTED, "f64",
                    prism_reduce(ctx, PRISM_F64, PRISM_SUM, b, 4, &r));
-  assert_alive(ctx);
+  harness_assert_alive(ctx, "an error");
   prism_context_destroy(ctx);
 }
 
@@ -175,7 +164,7 @@ Test(api, buffer_argument_rules) {
                              empty, 0));
   cr_assert_eq(prism_buffer_context(b), ctx);
   prism_buffer_destroy(empty);
-  assert_alive(ctx);
+  harness_assert_alive(ctx, "an error");
   /* Buffers left at destroy are released with the context. */
   prism_context_destroy(ctx);
 }
@@ -187,7 +176,7 @@ Test(api, out_of_memory_is_reported) {
   cr_assert_neq(st, PRISM_OK, "a 2^63-byte buffer cannot exist");
   cr_assert_null(b);
   cr_assert_gt(strlen(prism_context_last_error(ctx)), 0);
-  assert_alive(ctx);
+  harness_assert_alive(ctx, "an error");
   prism_context_destroy(ctx);
 }
 
@@ -228,7 +217,7 @@ Test(api, scratch_pool_control) {
   HARNESS_EXPECT(ctx, PRISM_OUT_OF_MEMORY, "scratch limit of 1024 bytes",
                  prism_sort_keys(ctx, PRISM_U32, keys, keys, N, NULL));
   cr_assert_leq(prism_context_scratch_size(ctx), 1024);
-  assert_alive(ctx);
+  harness_assert_alive(ctx, "an error");
   HARNESS_OK(ctx, prism_context_set_scratch_limit(ctx, SIZE_MAX));
   HARNESS_OK(ctx, prism_buffer_write(keys, 0, host, N * sizeof *host));
   HARNESS_OK(ctx, prism_sort_keys(ctx, PRISM_U32, keys, keys, N, NULL));

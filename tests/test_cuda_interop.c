@@ -13,6 +13,7 @@
  */
 #include "harness.h"
 #include "prism_cuda.h"
+#include "vectors.h"
 
 #include <cuda_runtime_api.h>
 #include <stdint.h>
@@ -49,25 +50,9 @@ static prism_context *cuda_context(int *device) {
   return ctx;
 }
 
-/* The context still scans correctly. */
-static void assert_alive(prism_context *ctx) {
-  int32_t in[5] = {1, 2, 3, 4, 5}, out[5];
-  prism_buffer *b = harness_upload(ctx, in, sizeof in);
-  HARNESS_OK(ctx,
-             prism_scan(ctx, PRISM_I32, PRISM_SUM, PRISM_INCLUSIVE, b, b, 5));
-  HARNESS_OK(ctx, prism_buffer_read(b, 0, out, sizeof out));
-  cr_assert_eq(out[4], 15, "context works after an error");
-  prism_buffer_destroy(b);
-}
-
-static uint32_t next_random(uint64_t *state) {
-  *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-  return (uint32_t)(*state >> 33);
-}
-
 static void fill_random(uint32_t *a, size_t n, uint32_t mask, uint64_t seed) {
   for (size_t i = 0; i < n; i++)
-    a[i] = next_random(&seed) & mask;
+    a[i] = (uint32_t)vec_next(&seed) & mask;
 }
 
 static int compare_u32(const void *a, const void *b) {
@@ -194,7 +179,7 @@ Test(cuda_interop, default_streams) {
     cudaStream_t got = (cudaStream_t)1;
     HARNESS_OK(ctx, prism_cuda_context_stream(ctx, &got));
     cr_assert_eq(got, streams[k]);
-    assert_alive(ctx);
+    harness_assert_alive(ctx, "an error");
     prism_context_destroy(ctx);
   }
 }
@@ -226,7 +211,7 @@ Test(cuda_interop, devices_and_streams_checked) {
   /* Its own device takes it. */
   prism_status st = prism_cuda_context_create(other, s, &ctx);
   cr_assert_eq(st, PRISM_OK, "%s", prism_last_error());
-  assert_alive(ctx);
+  harness_assert_alive(ctx, "an error");
   prism_context_destroy(ctx);
   CUDA_OK(cudaSetDevice(other));
   CUDA_OK(cudaStreamDestroy(s));
@@ -255,7 +240,7 @@ Test(cuda_interop, accessors_refuse) {
   prism_buffer_destroy(b);
   HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "buf",
                  prism_cuda_buffer_pointer(b, &p));
-  assert_alive(ctx);
+  harness_assert_alive(ctx, "an error");
   prism_context_destroy(ctx);
 }
 
@@ -533,7 +518,7 @@ Test(cuda_interop, wrap_refusals) {
     cr_log_info("one CUDA device: memory of another device is not tried");
   }
 
-  assert_alive(ctx);
+  harness_assert_alive(ctx, "an error");
   prism_context_destroy(ctx);
   CUDA_OK(cudaFree(d));
 }
@@ -617,7 +602,7 @@ Test(cuda_interop, caller_event_before_prism) {
                  prism_cuda_context_wait(ctx, NULL));
   HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "ctx",
                  prism_cuda_context_wait(NULL, e));
-  assert_alive(ctx);
+  harness_assert_alive(ctx, "an error");
   prism_buffer_destroy(b);
   prism_context_destroy(ctx);
   CUDA_OK(cudaEventDestroy(e));

@@ -586,19 +586,6 @@ static int same_bytes(const snapshot *a, const unsigned char *b, size_t from,
   return memcmp(a->bytes + from, b + from, to - from) == 0;
 }
 
-/* The context still computes: a sum of 1..100. */
-static void assert_alive(prism_context *ctx, const char *after) {
-  uint32_t host[100], sum = 0;
-  for (uint32_t i = 0; i < 100; i++)
-    host[i] = i + 1;
-  prism_buffer *b = harness_upload(ctx, host, sizeof host);
-  prism_status st = prism_reduce(ctx, PRISM_U32, PRISM_SUM, b, 100, &sum);
-  cr_assert(st == PRISM_OK && sum == 5050,
-            "after %s the context no longer works: %s (%s), sum %u", after,
-            prism_status_name(st), prism_context_last_error(ctx), sum);
-  prism_buffer_destroy(b);
-}
-
 /* The message a refusal left: the thread's when the context itself (or the
  * buffer that names it) was refused, else the context's. */
 static const char *message(prism_context *ctx, int thread_local) {
@@ -646,7 +633,7 @@ static void refused(fixture *f, const entry *e, prism_context *ctx,
     free(after);
     free(before[i].bytes);
   }
-  assert_alive(f->ctx, what);
+  harness_assert_alive(f->ctx, what);
 }
 
 /* ---- The walk ------------------------------------------------------------ */
@@ -730,7 +717,7 @@ static void walk_scalars(fixture *f, const entry *e) {
     cr_assert(same_bytes(&before, after, 0, before.size), "%s wrote", e->fn);
     free(after);
     free(before.bytes);
-    assert_alive(f->ctx, "a huge n");
+    harness_assert_alive(f->ctx, "a huge n");
   }
   destroy_args(e, b);
 }
@@ -790,7 +777,7 @@ static void alias_allowed(fixture *f, const entry *e, int i, int j) {
   one[j] = NULL;
   destroy_args(e, sep);
   destroy_args(e, one);
-  assert_alive(f->ctx, "an allowed alias");
+  harness_assert_alive(f->ctx, "an allowed alias");
 }
 
 static void walk_pairs(fixture *f, const entry *e) {
@@ -964,7 +951,7 @@ Test(misuse, aliases_that_gave_wrong_results) {
       prism_histogram_even(ctx, PRISM_U32, a, N, BINS, 0, N, PRISM_U32, a));
   prism_buffer_destroy(a);
   prism_buffer_destroy(in);
-  assert_alive(ctx, "the refused aliases");
+  harness_assert_alive(ctx, "the refused aliases");
   close_fixture(&f);
 }
 
@@ -998,7 +985,7 @@ Test(misuse, handles_after_destroy) {
   cr_assert_eq(prism_graph_vertices(g), 0);
   cr_assert_eq(prism_graph_edges(g), 0);
   prism_graph_destroy(g);
-  assert_alive(ctx, "handles used after destroy");
+  harness_assert_alive(ctx, "handles used after destroy");
 
   /* A graph and buffers left on a context go with it. */
   HARNESS_OK(ctx, prism_graph_create(ctx, &path, &g));
@@ -1107,7 +1094,7 @@ Test(misuse, two_threads_one_context, .timeout = 600) {
   cr_assert_gt(busy, 0, "no call was ever made while the other was inside");
   cr_log_info("%ld calls refused as busy, %ld ran", busy, ok);
   prism_buffer_destroy(mine);
-  assert_alive(ctx, "two threads");
+  harness_assert_alive(ctx, "two threads");
   free(keys);
   prism_context_destroy(ctx);
 }

@@ -14,6 +14,7 @@
  */
 #include "harness.h"
 #include "ref_bfs.h"
+#include "vectors.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -183,10 +184,9 @@ struct call {
 
 static void *random_bytes(size_t bytes, uint64_t seed, unsigned mod) {
   unsigned char *p = harness_malloc(bytes);
-  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
   for (size_t i = 0; i < bytes; i++) {
-    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    p[i] = (unsigned char)(mod ? (s >> 24) % mod : s >> 24);
+    const uint64_t x = vec_next(&seed) >> 24;
+    p[i] = (unsigned char)(mod ? x % mod : x);
   }
   return p;
 }
