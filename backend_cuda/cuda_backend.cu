@@ -292,4 +292,6 @@ extern "C" const prism__backend prism__backend_cuda = {
     prism__cuda_event_query,
     prism__cuda_queue_wait,
     prism__cuda_event_release,
+    prism__cuda_spmv_tile_items,
+    prism__cuda_spmv,
 };

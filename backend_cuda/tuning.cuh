@@ -428,6 +428,24 @@ static_assert(BFS_TD_ITEMS >= 1 && BFS_TD_ITEMS <= 32,
 static_assert(BFS_BU_BATCH >= 1 && BFS_SMALL_DEGREE >= 1,
               "bfs batches and thresholds are positive");
 
+/* SpMV (spmv.cu): a block takes one merge-path tile of SPMV_THREADS x
+ * SPMV_ITEMS_<value bytes> items (rows' ends and entries), staged in
+ * shared memory (4 + value bytes per item). Larger tiles mean fewer rows
+ * split between tiles (each costs a slot pair and a fix-up) and fewer
+ * blocks; smaller ones, more blocks resident per SM to hide the gather
+ * of x. SPMV_FIX_THREADS: the fix-up launches' blocks (one thread per
+ * short split row, one block per long one). */
+PRISM_CUDA_KNOB(int, SPMV_THREADS, 256);
+PRISM_CUDA_KNOB(int, SPMV_ITEMS_4, 8);
+PRISM_CUDA_KNOB(int, SPMV_ITEMS_8, 6);
+PRISM_CUDA_KNOB(int, SPMV_FIX_THREADS, 256);
+
+static_assert(SPMV_THREADS % WARP_THREADS == 0 &&
+                  SPMV_THREADS <= WARP_THREADS * WARP_THREADS,
+              "spmv blocks are whole warps, at most 32 of them");
+static_assert(SPMV_FIX_THREADS % WARP_THREADS == 0,
+              "spmv fix-up blocks are whole warps");
+
 } // namespace prism_cuda
 
 #endif /* PRISM_BACKEND_CUDA_TUNING_CUH */

@@ -484,4 +484,6 @@ const prism__backend prism__backend_opencl = {
     .event_query = event_query,
     .queue_wait = queue_wait,
     .event_release = event_release,
+    .spmv_tile_items = prism__cl_spmv_tile_items,
+    .spmv = prism__cl_spmv,
 };

@@ -247,6 +247,13 @@ prism_status prism__cl_segmented(prism_context *ctx,
                                  const prism__segmented_args *args);
 prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *args);
 
+/* ---- spmv.c ------------------------------------------------------------- */
+
+/** Merge items per SpMV tile for a value type on ctx's device (the
+ * policy's), which core plans matrices with. */
+size_t prism__cl_spmv_tile_items(prism_context *ctx, prism_type type);
+prism_status prism__cl_spmv(prism_context *ctx, const prism__spmv_args *args);
+
 /* Scratch regions start on this many bytes, whatever precedes them. */
 #define PRISM_CL_SCRATCH_ALIGN 256
 

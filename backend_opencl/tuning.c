@@ -31,6 +31,10 @@
   .chunks_per_cu = 4, .chunk_min = 65536, .copies = 4,                         \
   .copies_bytes = 64 * 1024, .private_bytes = (size_t)64 << 20
 
+/* SpMV's serial tile (CPUs): fewer split rows and work-groups against
+ * balance over the cores. */
+#define SPMV_CPU_TILE 16384
+
 /* GPUs, aimed at NVIDIA's OpenCL on an H200. */
 static const prism__cl_policy gpu_policy = {
     .name = "gpu",
@@ -146,6 +150,18 @@ static const prism__cl_policy gpu_policy = {
             .first_batch = 16,
             .max_batch = 256,
             .overlap_batch = 32,
+        },
+    /* Work-groups of 256 over tiles of 256 x 8 merge items for 4-byte
+     * values (256 x 6 for 8-byte ones), as CUDA's SPMV_* knobs; a
+     * work-item per short split row. */
+    .spmv =
+        {
+            .serial = 0,
+            .wg = 256,
+            .items_4 = 8,
+            .items_8 = 6,
+            .serial_tile = SPMV_CPU_TILE,
+            .fix_splits = 1,
         },
 };
 
@@ -264,6 +280,19 @@ static const prism__cl_policy cpu_policy = {
             .max_batch = 64,
             .overlap_batch = 32,
         },
+    /* One work-item per tile of SPMV_CPU_TILE merge items, the serial CSR
+     * loop over its rows straight from global memory (a work-group's
+     * staging and scan only cost here); short split rows 64 to a
+     * work-item. items_4 and items_8 go unused. */
+    .spmv =
+        {
+            .serial = 1,
+            .wg = 1,
+            .items_4 = 8,
+            .items_8 = 6,
+            .serial_tile = SPMV_CPU_TILE,
+            .fix_splits = 64,
+        },
 };
 
 /* Room kept free in local memory for what the compiler adds. */
@@ -320,6 +349,11 @@ static size_t seg_reduce_local(const prism__cl_policy *p, unsigned items,
                                 p->seg.lb_window);
 }
 
+static size_t spmv_local(const prism__cl_policy *p, unsigned items,
+                         size_t elem) {
+  return PRISM__CL_SPMV_LOCAL((size_t)p->spmv.wg, items, elem);
+}
+
 /* The largest items <= want whose kernel fits local_mem (less the slack),
  * stepping down by step (odd counts stay odd with 2) and to 1 at the
  * least. */
@@ -357,6 +391,8 @@ static void fit_tiles(prism__cl_policy *p, size_t local_mem) {
       fit_items(p->seg.merge_items_4, 2, seg_reduce_local, p, local_mem, 4);
   p->seg.merge_items_8 =
       fit_items(p->seg.merge_items_8, 2, seg_reduce_local, p, local_mem, 8);
+  p->spmv.items_4 = fit_items(p->spmv.items_4, 1, spmv_local, p, local_mem, 4);
+  p->spmv.items_8 = fit_items(p->spmv.items_8, 1, spmv_local, p, local_mem, 8);
 }
 
 int prism__cl_choose_policy(const prism__cl_device_facts *facts,
@@ -380,6 +416,7 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
   out->gather_scatter.wg = fit_wg(out->gather_scatter.wg, facts->max_wg);
   out->select.wg = fit_wg(out->select.wg, facts->max_wg);
   out->seg.wg = fit_wg(out->seg.wg, facts->max_wg);
+  out->spmv.wg = fit_wg(out->spmv.wg, facts->max_wg);
   out->scan.lb_window = fit_window(out->scan.lb_window, out->scan.wg);
   out->select.lb_window = fit_window(out->select.lb_window, out->select.wg);
   out->seg.lb_window = fit_window(out->seg.lb_window, out->seg.wg);

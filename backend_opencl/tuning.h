@@ -192,6 +192,35 @@ typedef struct prism__cl_bfs_policy {
                              of the one before (0: all) */
 } prism__cl_bfs_policy;
 
+/* SpMV on core's merge-path tiles (spmv.cl): each tile staged in local
+ * memory by a work-group (spmv_tiles, GPUs), or walked from global memory
+ * by one work-item (spmv_tiles_serial, CPUs); the rows split between
+ * tiles finished by spmv_fix_short / spmv_fix_long. */
+typedef struct prism__cl_spmv_policy {
+  int serial;          /* 1: spmv_tiles_serial, one work-item per tile, a
+                          plain row loop (CPUs); 0: spmv_tiles (GPUs) */
+  unsigned wg;         /* work-items per work-group, every spmv kernel
+                          (serial: 1) */
+  unsigned items_4;    /* staged: merge items (row ends and entries) per
+                          work-item, 4-byte T: fewer split rows and
+                          groups against local memory (4 + T bytes each) */
+  unsigned items_8;    /* the same for 8-byte T */
+  size_t serial_tile;  /* serial: merge items per tile: fewer split rows
+                          and groups against balance over the cores */
+  unsigned fix_splits; /* short split rows per spmv_fix_short work-item:
+                          1 on GPUs; more on CPUs, where a work-item per
+                          group makes each a group */
+} prism__cl_spmv_policy;
+
+/* The __local bytes spmv_tiles declares for wg work-items of items merge
+ * items of t_bytes values: the row ends (one more, the open row), the
+ * products, the keyed scan's double buffer of (uint key, T value) pairs
+ * (padded to 2 T). The host passes it to the kernel, which checks at
+ * compile time that what it declares fits. Pure preprocessor. */
+#define PRISM__CL_SPMV_LOCAL(wg, items, t_bytes)                               \
+  (((wg) * (items) + 1) * 4 + (wg) * (items) * (t_bytes) +                     \
+   2 * (wg)*2 * (t_bytes))
+
 typedef struct prism__cl_policy {
   const char *name; /* "gpu", "cpu": shows in logs and the disk cache key */
   prism__cl_reduce_policy reduce;
@@ -202,6 +231,7 @@ typedef struct prism__cl_policy {
   prism__cl_hist_policy hist;
   prism__cl_seg_policy seg;
   prism__cl_bfs_policy bfs;
+  prism__cl_spmv_policy spmv;
 } prism__cl_policy;
 
 /** The policy for a device: the kind's constants fitted to its limits.

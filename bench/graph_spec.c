@@ -70,6 +70,11 @@ static int parse_count(const char *s, size_t len, unsigned long long max,
   return 1;
 }
 
+int graph_spec_parse_count(const char *s, size_t len, unsigned long long max,
+                           unsigned long long *out) {
+  return parse_count(s, len, max, out);
+}
+
 int bfs_graph_parse(const char *entry, bfs_graph_spec *spec, char *msg,
                     size_t msg_size) {
   static const char *const names[] = {"rmat", "grid", "path", "star"};

@@ -36,6 +36,12 @@ typedef struct bfs_graph_spec {
 int bfs_graph_parse(const char *entry, bfs_graph_spec *spec, char *msg,
                     size_t msg_size);
 
+/* The len characters at s as a count from 1 to max, written 1000000 or
+ * 2^20 (the sizes of --graph entries; matrix_spec.c reads its own with
+ * it). Returns 1, or 0 when they are not such a count. */
+int graph_spec_parse_count(const char *s, size_t len, unsigned long long max,
+                           unsigned long long *out);
+
 /* The rows' name of the graph: the entry with its defaults spelt out. */
 void bfs_graph_name(const bfs_graph_spec *spec, char *buf, size_t size);
 

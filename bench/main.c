@@ -270,17 +270,20 @@ static int label_width(const bench_options *opt) {
                  (u & BENCH_USES_BINS ? 1 + widest_bins : 0) +
                  (u & BENCH_USES_DIST ? 5 : 0) + (u & BENCH_USES_KEEP ? 5 : 0) +
                  (u & BENCH_USES_SEGMENT ? 1 + widest_segment : 0);
+    if (p->label_width && (size_t)p->label_width(opt) > len)
+      len = (size_t)p->label_width(opt);
     if (len > widest)
       widest = len;
   }
   return (int)widest;
 }
 
-/* Whether any chosen primitive is timed on arrays (the case loop), and so
- * needs the copy row beside it. */
+/* Whether any chosen primitive is timed as the arrays are (the case loop,
+ * or a loop of its own with copy_row), and so needs the copy row beside
+ * it. */
 static int any_array_primitive(const bench_options *opt) {
   for (int i = 0; i < opt->primitive_count; i++) {
-    if (!opt->primitives[i]->measure_all)
+    if (!opt->primitives[i]->measure_all || opt->primitives[i]->copy_row)
       return 1;
   }
   return 0;
@@ -329,7 +332,8 @@ static int run_all(const bench_options *opt, bench_device *devices, int count) {
         run_primitive(run, &devices[d], opt, opt->primitives[p]);
     }
   }
-  /* The others take every device at once: a graph is built once for all. */
+  /* The others take every device at once: a graph or a matrix is built
+   * once for all. */
   for (int p = 0; p < opt->primitive_count; p++) {
     if (opt->primitives[p]->measure_all)
       opt->primitives[p]->measure_all(run, devices, count, opt);

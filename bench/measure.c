@@ -115,6 +115,14 @@ static void timed(report_row *row, const bench_timing *t) {
   row->k = t->k;
 }
 
+const bench_timer *measure_timer(const bench_run *run) {
+  return &run->timer;
+}
+
+void measure_row_timing(report_row *row, const bench_timing *t) {
+  timed(row, t);
+}
+
 void measure_status_row(bench_run *run, report_row row, report_status status,
                         const char *note) {
   row.status = status;

@@ -52,6 +52,12 @@ void measure_case(bench_run *run, bench_device *dev, const bench_primitive *p,
 /* A row of dev's with only the device's fields set. */
 report_row measure_device_row(const bench_device *dev, const char *primitive);
 
+/* The run's timer (timing.h), the one every array row is timed with. */
+const bench_timer *measure_timer(const bench_run *run);
+
+/* A timed row: status OK, the median and the spread of t, its reps and k. */
+void measure_row_timing(report_row *row, const bench_timing *t);
+
 /* Print a row with status and note; a FAIL or an ERROR fails the run. */
 void measure_status_row(bench_run *run, report_row row, report_status status,
                         const char *note);

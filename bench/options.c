@@ -4,9 +4,11 @@
 #include "graph_file.h"
 #include "graph_spec.h"
 #include "input.h"
+#include "matrix_spec.h"
 #include "meta.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +47,8 @@ static const char usage[] =
     "                          name substring (e.g. nvidia,pocl)\n"
     "  --device N              device index within the backend / platform\n"
     "  --type LIST             i32, u32, f32, i64, u64, f64, u8 (default i32;\n"
-    "                          u8: histograms and compaction only)\n"
+    "                          u8: histograms and compaction only; spmv: f32\n"
+    "                          and f64, both by default)\n"
     "  --op LIST               sum, min, max (default sum)\n"
     "  --kind LIST             scans: inclusive, exclusive (default "
     "exclusive)\n"
@@ -92,6 +95,19 @@ static const char usage[] =
     "                          (timed), checked by Graph500's rules\n"
     "  --alpha A, --beta B     bfs: prism_bfs_options, the direction switch\n"
     "                          (numbers >= 0 or inf; default the library's)\n"
+    "  --matrices LIST         spmv: laplace2d:N (5-point Laplacian, N^2\n"
+    "                          rows), laplace3d27:N (27-point, N^3 rows),\n"
+    "                          rmat:SCALE[:EDGEFACTOR] (--graph's RMAT,\n"
+    "                          values in [-1, 1)), hugerow:N (N rows of %d\n"
+    "                          entries, row 0 as many as all others), or a\n"
+    "                          Matrix Market file (default laplace2d:4096,\n"
+    "                          laplace3d27:128,rmat:22,hugerow:2^22 when a\n"
+    "                          GPU is measured, else laplace2d:1024,\n"
+    "                          laplace3d27:64,rmat:18,hugerow:2^18)\n"
+    "  --matrix FILE           spmv: a Matrix Market file, whatever its name\n"
+    "                          (repeatable; added to --matrices)\n"
+    "  --spmv-beta B           spmv: y = A x + B y (default 0: y = A x, y not\n"
+    "                          read)\n"
     "  --n LIST                sizes: 1000000, 2^20, or ranges 2^10..2^28\n"
     "                          (steps of 4x; default 2^10..2^28 on a GPU,\n"
     "                          2^10..2^24 on a CPU device)\n"
@@ -130,6 +146,9 @@ static const char usage[] =
     "bfs times each search alone (the call waits for its result) and reports\n"
     "the median; beside it the naive one-thread-per-vertex CUDA BFS on\n"
     "NVIDIA devices (CUDA builds), a serial C queue BFS on CPU devices.\n"
+    "spmv rows count n as the matrix's entries (GFLOP/s = 2x Gelem/s); beside\n"
+    "them cuSPARSE (the ratio) and the warp-per-row CUDA kernel on NVIDIA\n"
+    "devices (CUDA builds), a serial C CSR loop on CPU devices.\n"
     "\n"
     "exit status: 0 all verified, 1 a verification or call failed, 2 bad "
     "arguments\n";
@@ -151,7 +170,8 @@ static void print_usage(void) {
   primitive_names(0, names, sizeof names);
   primitive_names(1, defaults, sizeof defaults);
   printf(usage, names, defaults, INPUT_SEGMENT_MEAN, INPUT_SEGMENT_MEAN,
-         DEFAULT_GRAPH, DEFAULT_SOURCES, DEFAULT_REPS, QUICK_REPS);
+         DEFAULT_GRAPH, DEFAULT_SOURCES, MATRIX_HUGEROW_ROW_ENTRIES,
+         DEFAULT_REPS, QUICK_REPS);
 }
 
 static int bad(const char *option, const char *fmt, ...)
@@ -466,6 +486,42 @@ static int graph_item(const char *option, const char *item,
   return 0;
 }
 
+/* A matrix to multiply by: checked now as a graph is (a file must be there
+ * and readable), built when its rows run (spmv.c). is_file: a --matrix
+ * entry, a file whatever its name. */
+static int add_matrix(const char *option, const char *item, int is_file,
+                      bench_options *opt) {
+  matrix_spec spec;
+  char why[OPTIONS_PATH_SIZE + 256];
+  if (!matrix_spec_parse(item, is_file, &spec, why, sizeof why))
+    return bad(option, "%s", why);
+  if (spec.kind == MATRIX_FILE && !graph_file_check(spec.path, why, sizeof why))
+    return bad(option, "%s", why);
+  if (strlen(item) >= OPTIONS_PATH_SIZE)
+    return bad(option, "path too long: '%s'", item);
+  if (opt->matrix_count == OPTIONS_MAX_MATRICES)
+    return bad(option, "more than %d matrices", OPTIONS_MAX_MATRICES);
+  opt->matrix_files[opt->matrix_count] = is_file;
+  snprintf(opt->matrices[opt->matrix_count++], OPTIONS_PATH_SIZE, "%s", item);
+  return 0;
+}
+
+static int matrix_item(const char *option, const char *item,
+                       bench_options *opt) {
+  return add_matrix(option, item, 0, opt);
+}
+
+/* --spmv-beta: any finite number. */
+static int parse_beta(const char *option, const char *value, double *out) {
+  char *end;
+  errno = 0;
+  double x = strtod(value, &end);
+  if (errno || *end || end == value || !isfinite(x))
+    return bad(option, "'%s' is not a finite number", value);
+  *out = x;
+  return 0;
+}
+
 /* prism_bfs_options' alpha or beta: a number >= 0, or inf. */
 static int parse_factor(const char *option, const char *value, double *out) {
   char *end;
@@ -539,8 +595,10 @@ static int finish(bench_options *opt) {
         opt->primitives[opt->primitive_count++] = bench_primitives[i];
     }
   }
-  if (opt->type_count == 0)
+  if (opt->type_count == 0) {
     opt->types[opt->type_count++] = PRISM_I32;
+    opt->types_defaulted = 1;
+  }
   if (opt->op_count == 0)
     opt->ops[opt->op_count++] = PRISM_SUM;
   if (opt->kind_count == 0)
@@ -631,7 +689,7 @@ int options_parse(int argc, char **argv, bench_options *opt) {
         {"--order", order_item},     {"--values", values_item},
         {"--bins", bins_item},       {"--dist", dist_item},
         {"--keep", keep_item},       {"--segment", segment_item},
-        {"--graph", graph_item}};
+        {"--graph", graph_item},     {"--matrices", matrix_item}};
     int known = 0;
     for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
       if (strcmp(name, lists[l].name) != 0)
@@ -698,6 +756,18 @@ int options_parse(int argc, char **argv, bench_options *opt) {
         return bad(name, "needs a value");
       if ((rc = parse_factor(name, value,
                              name[2] == 'a' ? &opt->alpha : &opt->beta)) != 0)
+        return rc;
+    } else if (strcmp(name, "--matrix") == 0) {
+      const char *value = option_value(argc, argv, &i, eq);
+      if (!value || !*value)
+        return bad(name, "needs a file name");
+      if ((rc = add_matrix(name, value, 1, opt)) != 0)
+        return rc;
+    } else if (strcmp(name, "--spmv-beta") == 0) {
+      const char *value = option_value(argc, argv, &i, eq);
+      if (!value)
+        return bad(name, "needs a value");
+      if ((rc = parse_beta(name, value, &opt->spmv_beta)) != 0)
         return rc;
     } else if (strcmp(name, "--seed") == 0) {
       const char *value = option_value(argc, argv, &i, eq);

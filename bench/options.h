@@ -16,6 +16,8 @@
 #define OPTIONS_MAX_GRAPHS 16  /* --graph entries */
 #define OPTIONS_PATH_SIZE 1024 /* a --graph entry: a file path */
 
+#define OPTIONS_MAX_MATRICES 16 /* spmv: --matrices and --matrix entries */
+
 typedef struct bench_options {
   /* Primitives to run, in order; all of them when none are named. */
   const bench_primitive *primitives[OPTIONS_MAX_ITEMS];
@@ -31,6 +33,7 @@ typedef struct bench_options {
 
   prism_type types[OPTIONS_MAX_ITEMS];
   int type_count;
+  int types_defaulted; /* no --type: types holds the default (i32) */
   prism_op ops[OPTIONS_MAX_ITEMS];
   int op_count;
   prism_scan_kind kinds[OPTIONS_MAX_ITEMS];
@@ -63,6 +66,14 @@ typedef struct bench_options {
   int parents;
   int symmetrize;
   double alpha, beta;
+
+  /* spmv: matrices as --matrices names them and --matrix files, in the
+   * order given (matrix_spec.h reads them; none: spmv.c's defaults), and
+   * the beta of y = A x + beta y (--spmv-beta; default 0). */
+  char matrices[OPTIONS_MAX_MATRICES][OPTIONS_PATH_SIZE];
+  int matrix_files[OPTIONS_MAX_MATRICES]; /* 1: a --matrix file */
+  int matrix_count;
+  double spmv_beta;
 
   int reps;
   uint64_t seed;

@@ -118,6 +118,13 @@ typedef struct bench_primitive {
    * primitives, with every device, and the members above stay NULL. */
   void (*measure_all)(struct bench_run *run, struct bench_device *devices,
                       int device_count, const struct bench_options *opt);
+  /* A measure_all primitive whose rows are timed as the array ones are
+   * (k calls a sample, --reps samples) and set beside the device's copy
+   * row (spmv): main measures the copy row for it too. */
+  int copy_row;
+  /* Optional: the width of the table's primitive column its labels need,
+   * where uses does not tell it (spmv: "spmv " and its matrices' names). */
+  int (*label_width)(const struct bench_options *opt);
 } bench_primitive;
 
 extern const bench_primitive bench_reduce;
@@ -135,6 +142,7 @@ extern const bench_primitive bench_segmented_scan;
 extern const bench_primitive bench_gather;  /* prim_gather_scatter.c */
 extern const bench_primitive bench_scatter; /* prim_gather_scatter.c */
 extern const bench_primitive bench_bfs;     /* bfs.c: measure_all */
+extern const bench_primitive bench_spmv;    /* spmv.c: measure_all */
 
 /* The table, in the order `prism-bench` with no names runs it. */
 extern const bench_primitive *const bench_primitives[];

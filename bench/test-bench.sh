@@ -9,6 +9,11 @@
 #     naming the path, before any device work; a gzip'd graph loads when
 #     zlib was found (HAVE_ZLIB 1), or is refused saying it is
 #     compressed.
+#   test-bench.sh spmv BENCH DIR HAVE_ZLIB
+#     spmv on four small generated matrices, f32 and f64, every row
+#     verified and each prism row with its ratio to a reference; a Matrix
+#     Market file with --spmv-beta; a missing --matrix file and a
+#     generator without its size fail at option parsing (exit 2).
 # Exit 77 (skipped) when the machine has no device the bench can open.
 set -u
 step=$1 bench=$2 dir=$3 zlib=$4
@@ -79,8 +84,45 @@ graph_step() {
   fi
 }
 
+# Every spmv row of $1 is there: one per matrix and type on each device,
+# with its ratio to a reference.
+check_spmv_rows() {
+  command -v python3 >/dev/null 2>&1 || return 0
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+refs = ("serial", "cusparse", "warp")
+rows = [r for r in d["rows"] if r["primitive"] == "spmv" and r["backend"] not in refs]
+want = int(sys.argv[2]) * len(d["meta"]["devices"])
+assert len(rows) == want, "%d prism spmv rows, want %d" % (len(rows), want)
+assert all(r["ratio"] for r in rows), "an spmv row has no ratio"' "$1" "$2" ||
+    fail "$1 lacks spmv rows"
+}
+
+spmv_step() {
+  run_bench spmv --type f32,f64 --matrices laplace2d:32,laplace3d27:8,rmat:8,hugerow:2^10 \
+    --reps 2 --json --output "$dir/spmv.json"
+  check_json "$dir/spmv.json"
+  check_spmv_rows "$dir/spmv.json" 8
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 4 6\n1 1 2.5\n1 4 -1\n2 2 1e-3\n3 1 -0.5\n3 3 4\n3 4 0.25\n' \
+    >"$dir/small.mtx"
+  run_bench spmv --type f32 --matrix "$dir/small.mtx" --spmv-beta 0.5 --reps 2 \
+    --json --output "$dir/file.json"
+  check_json "$dir/file.json"
+  check_spmv_rows "$dir/file.json" 1
+  missing=$dir/no-such-matrix.mtx
+  PRISM_BACKEND=bogus "$bench" spmv --matrix "$missing" 2>"$dir/stderr"
+  rc=$?
+  [ $rc -eq 2 ] || fail "a missing matrix file exited $rc, want 2"
+  grep -q "$missing" "$dir/stderr" || fail "the message lacks the path: $(cat "$dir/stderr")"
+  PRISM_BACKEND=bogus "$bench" spmv --matrices laplace2d 2>"$dir/stderr"
+  rc=$?
+  [ $rc -eq 2 ] || fail "laplace2d without a size exited $rc, want 2"
+  return 0
+}
+
 case $step in
 json) json_step ;;
 graph) graph_step ;;
+spmv) spmv_step ;;
 *) fail "unknown step $step" ;;
 esac

@@ -224,6 +224,62 @@ typedef struct prism__bfs_args {
   prism_bfs_result *result; /* host, filled before returning */
 } prism__bfs_args;
 
+/*
+ * SpMV (prism_spmv): y = alpha * A * x + beta * y over a device CSR, on the
+ * work partition core planned at prism_matrix_create (core/matrix.c).
+ *
+ * The merge path: the rows' ends (row i ends at row_offsets[i + 1]) merged
+ * with the entries 0 .. entries - 1, an end before entry z exactly when
+ * row_offsets[i + 1] <= z: rows + entries items. Tile t takes the items
+ * [t * tile_items, (t + 1) * tile_items) (the last tile fewer), starting
+ * with r0 = coords[2t] row ends and z0 = coords[2t + 1] entries consumed;
+ * it ends at r1 = coords[2t + 2], z1 = coords[2t + 3]. So the tile holds
+ * the entries [z0, z1) and the ends of rows r0 .. r1 - 1.
+ *
+ * A tile writes, for each row r it ends (r0 <= r < r1): when r = r0 and
+ * row_offsets[r0] < z0 (the row began in an earlier tile: a split row),
+ * the sum of its entries in the tile to partials[2t] (its head slot); any
+ * other row it ends gets y[r] = alpha * s + beta * y[r] (beta * y[r] left
+ * out when beta is 0), s the sum of the row's entries. The entries of row
+ * r1 in the tile (when r1 < rows; all of the tile's entries when r1 = r0)
+ * go to partials[2t + 1] (its carry slot). A slot with no sum gets -0.0,
+ * which adds as nothing. Every slot of every tile is written.
+ *
+ * A split row's sum is then partials[first .. last] (first = 2 t_a + 1,
+ * last = 2 t_b: the carry of the tile its first entry is in, the slots
+ * between, the head of the tile that ends it), added in order from first
+ * to last, or as a fixed tree where a work-group shares one split (the same
+ * bits every run). splits triples (row, first, last) of uint64 list them:
+ * the first long_splits have last - first + 1 > PRISM__SPMV_SHORT_SPLIT
+ * slots, the rest at most that many. The backend finishes each with
+ * y[row] = alpha * sum + beta * y[row] as above.
+ *
+ * Sums within a tile add the products a * x of a row left to right, in
+ * pieces the backend chooses, starting from +0.0, combined in a fixed
+ * order: the same bits every run on a device.
+ */
+#define PRISM__SPMV_SHORT_SPLIT 32
+
+typedef struct prism__spmv_args {
+  prism_type type;        /* PRISM_F32 or PRISM_F64 */
+  size_t rows;            /* > 0 */
+  size_t cols;            /* x holds cols elements (may be 0) */
+  size_t entries;         /* may be 0 */
+  prism__mem row_offsets; /* rows + 1 uint64 */
+  prism__mem col_indices; /* entries uint32, each < cols */
+  prism__mem values;      /* entries of type */
+  size_t tile_items;      /* the backend's spmv_tile_items(type) */
+  size_t tiles;           /* >= 1 */
+  prism__mem coords;      /* 2 (tiles + 1) uint64 */
+  prism__mem partials;    /* 2 tiles elements of type */
+  size_t splits;          /* split rows (may be 0) */
+  size_t long_splits;     /* the first long_splits of them are long */
+  prism__mem split_rows;  /* 3 splits uint64: row, first, last */
+  prism__mem x;           /* cols elements */
+  prism__mem y;           /* rows elements, apart from x */
+  double alpha, beta;     /* rounded to type by the backend */
+} prism__spmv_args;
+
 typedef struct prism__backend {
   const char *name;
   prism_backend kind;
@@ -289,6 +345,12 @@ typedef struct prism__backend {
   prism_status (*event_query)(prism_context *ctx, void *native, int *done);
   prism_status (*queue_wait)(prism_context *ctx, void *native);
   void (*event_release)(prism_context *ctx, void *native);
+
+  /* SpMV: the merge-path items per tile for a value type (F32, F64) on
+   * this context's device, which core plans a matrix's partition with
+   * (at prism_matrix_create), and the multiply on that partition. */
+  size_t (*spmv_tile_items)(prism_context *ctx, prism_type type);
+  prism_status (*spmv)(prism_context *ctx, const prism__spmv_args *args);
 } prism__backend;
 
 #ifdef PRISM_HAVE_CUDA

@@ -182,6 +182,7 @@ void prism_context_destroy(prism_context *ctx) {
   ctx->backend->finish(ctx);
   prism__events_release_all(ctx);
   prism__graphs_release_all(ctx);
+  prism__matrices_release_all(ctx);
   prism__buffers_release_all(ctx);
   prism__scratch_free(ctx);
   ctx->backend->context_fini(ctx);

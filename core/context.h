@@ -66,6 +66,7 @@ struct prism_context_s {
 
   prism_buffer *buffers; /* released at destroy if the caller did not */
   prism_graph *graphs;   /* likewise */
+  prism_matrix *matrices; /* likewise */
   prism_event *events;   /* likewise */
 
   /* The thread inside a call on the context (core/handles.h), 0 if none,
@@ -94,6 +95,10 @@ void prism__scratch_free(prism_context *ctx);
 /* Release every graph the caller left on the context (at destroy, before
  * the buffers). */
 void prism__graphs_release_all(prism_context *ctx);
+
+/* Release every matrix the caller left on the context (at destroy, before
+ * the buffers). */
+void prism__matrices_release_all(prism_context *ctx);
 
 /* Release every event the caller left on the context (at destroy). */
 void prism__events_release_all(prism_context *ctx);

@@ -2,7 +2,7 @@
 /*
  * Which handles are live, and which thread is inside a context.
  *
- * Handles (contexts, buffers, graphs, events) are pointers to structs that core
+ * Handles (contexts, buffers, graphs, matrices, events) are pointers to structs that core
  * frees at destroy. Deciding whether a pointer the caller passes is still
  * a live handle must not read it: a process-wide registry of live handles,
  * keyed by address, answers without touching the object. A handle's
@@ -26,7 +26,8 @@ typedef enum prism__handle_kind {
   PRISM__HANDLE_CONTEXT = 1,
   PRISM__HANDLE_BUFFER = 2,
   PRISM__HANDLE_GRAPH = 3,
-  PRISM__HANDLE_EVENT = 4
+  PRISM__HANDLE_EVENT = 4,
+  PRISM__HANDLE_MATRIX = 5
 } prism__handle_kind;
 
 /** Register a new handle; PRISM_OUT_OF_MEMORY (message on ctx, or

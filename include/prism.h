@@ -834,21 +834,55 @@ typedef struct prism_load_options {
   int symmetrize;
   /** Refuse files that declare or hold more vertices or (directed) edges
    * than this (default 2^32 - 1 vertices, 2^34 edges; larger vertex limits
-   * count as 2^32 - 1). Whatever the limits, a file of B bytes gives at
-   * most 2^20 + 16 * B vertices (its declared rows, or its largest id + 1).
-   * The CSR takes 8 bytes per vertex and 4 per edge, and the loader never
-   * allocates for sizes a file merely claims: edges are stored as they
-   * arrive, and the row offsets take at most 8 MiB plus 128 bytes per byte
-   * of the file. */
+   * count as 2^32 - 1). A matrix's rows and columns are each held to
+   * max_vertices, its entries to max_edges. Edges count as they are
+   * stored: after symmetric expansion, without dropped self loops, before
+   * merging. Whatever the limits, a file of B bytes gives at most 2^20 +
+   * 16 * B vertices (its declared rows, or its largest id + 1; columns
+   * cost no memory and are not held to this). The CSR takes 8 bytes per
+   * vertex and 4 per edge (a matrix 4 or 8 more per entry for its values),
+   * and the loader never allocates for sizes a file merely claims: edges
+   * are stored as they arrive, and the row offsets take at most 8 MiB plus
+   * 128 bytes per byte of the file. */
   size_t max_vertices, max_edges;
+  /** Nonzero: leave out every entry i -> i, also those symmetric expansion
+   * and symmetrize make. A vertex named only by dropped loops stays a
+   * vertex (it counts for the largest id + 1, and for relabel). Dropped
+   * entries do not count against max_edges, but do count as the entries
+   * a Matrix Market file declares. Default 0: self loops are kept, as the
+   * file has them. */
+  int drop_self_loops;
+  /** Nonzero: entries that repeat a (row, column) pair become one: a graph
+   * keeps one edge, a matrix (prism_csr_matrix_load) the sum of their
+   * values added in file order in its value type (as MATLAB's sparse()
+   * sums repeats); each row is then sorted by column. Merging comes after
+   * symmetric expansion, so a symmetric file that lists both (i, j) and
+   * (j, i) gets their sum at both places. Default 0: duplicates are kept,
+   * each row in file order. */
+  int merge_duplicates;
+  /** Nonzero: number the vertex ids that occur in the file (at either end
+   * of an entry, dropped self loops included) densely, 0 .. k-1 in
+   * ascending id order, so that a SNAP file with ids 7, 1000 and 10^9
+   * gives 3 vertices, not 10^9 + 1. max_vertices then limits k, and an
+   * edge list's ids may be any integer below 2^64. prism_csr_matrix_load
+   * returns the map (prism_csr_matrix.ids: index i is the id ids[i] as
+   * the file writes it, so 1-based in Matrix Market and in an edge list
+   * with index_base 1); prism_csr_load drops it. A Matrix Market file must
+   * then be square (rows and columns share the ids; else
+   * PRISM_INVALID_ARGUMENT naming options->relabel). Default 0: an id is
+   * its own index and the vertex count is the largest id + 1 (edge lists)
+   * or the declared size (Matrix Market). */
+  int relabel;
 } prism_load_options;
 
-/** Defaults: AUTO, 0-based edge lists, no symmetrising, the limits above. */
+/** Defaults: AUTO, 0-based edge lists, no symmetrising, the limits above,
+ * self loops and duplicates kept, no relabelling. */
 PRISM_API void prism_load_options_init(prism_load_options *options);
 
 /**
  * Load a graph file into a host CSR (sorted by source; each row in file
- * order). Matrix Market: "coordinate" matrices with "pattern", "integer"
+ * order, or sorted by column with options->merge_duplicates). Matrix
+ * Market: "coordinate" matrices with "pattern", "integer"
  * or "real" values (ignored) and "general" or "symmetric" structure; a
  * square matrix of size rows x rows; entry "i j" is the edge i-1 -> j-1,
  * and in a symmetric file also j-1 -> i-1 (a diagonal entry once).
@@ -857,7 +891,8 @@ PRISM_API void prism_load_options_init(prism_load_options *options);
  * start comment lines; the vertex count is the largest id + 1, so a list
  * needs at least one edge. Blank lines, comment lines anywhere and CRLF
  * line ends are fine; a NUL byte never starts a comment. options may be
- * NULL for the defaults.
+ * NULL for the defaults; symmetrize, drop_self_loops, merge_duplicates
+ * and relabel act in that order, as prism_load_options says.
  * A malformed file (also an empty one, or a data line longer than 64 KiB:
  * so an endless stream with no newline, such as /dev/zero, ends too) gives
  * PRISM_INVALID_ARGUMENT with the line number and what was expected;
@@ -923,6 +958,144 @@ PRISM_API prism_status prism_csr_grid(size_t width, size_t height,
                                       prism_csr *out);
 PRISM_API prism_status prism_csr_path(size_t n, prism_csr *out);
 PRISM_API prism_status prism_csr_star(size_t n, prism_csr *out);
+
+/* ------------------------------------------------------------------------ */
+/* Sparse matrices: host CSR with values, loader                             */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A sparse matrix in CSR form in host memory: the structure of a prism_csr
+ * (csr.num_vertices rows; row i's entries are col_indices[row_offsets[i] ..
+ * row_offsets[i + 1]), any order, repeats allowed) with num_cols columns
+ * (every column index < num_cols; rows and columns may differ, and either
+ * may be 0) and one value per entry. csr.directed is ignored (the loader
+ * sets it as prism_csr_load would: 0 where every entry has its mirror).
+ * Fill one yourself to wrap your own arrays, or get one from
+ * prism_csr_matrix_load (then release it with prism_csr_matrix_free).
+ */
+typedef struct prism_csr_matrix {
+  prism_csr csr;
+  size_t num_cols;       /* < 2^32 (column indices are 32-bit) */
+  prism_type value_type; /* PRISM_F32 or PRISM_F64 */
+  void *values;          /* csr.num_edges values of value_type */
+  /** A relabelled load (prism_load_options.relabel): the file's id of each
+   * row (and column) index as the file writes it, csr.num_vertices
+   * entries in ascending order (never NULL, even for none). Otherwise
+   * NULL. Not looked at by prism_csr_matrix_validate. */
+  uint64_t *ids;
+} prism_csr_matrix;
+
+/** Release the arrays of a matrix made by prism (csr's arrays, values,
+ * ids) and zero it. Accepts NULL and an already-freed matrix. */
+PRISM_API void prism_csr_matrix_free(prism_csr_matrix *matrix);
+
+/**
+ * Check a matrix as prism_matrix_create does: the structure as
+ * prism_csr_validate checks it (rows < 2^32), but column indices against
+ * num_cols (< 2^32) instead of the row count, value_type PRISM_F32 or
+ * PRISM_F64 (else PRISM_INVALID_ARGUMENT naming matrix->value_type), and
+ * values not NULL when there are entries. PRISM_INVALID_ARGUMENT names
+ * the first bad position (e.g. "matrix->csr.col_indices[12] = 9 (row 3):
+ * not below num_cols = 9"); PRISM_NULL_POINTER a NULL matrix,
+ * row_offsets, or col_indices or values with entries. 0 rows, 0 columns
+ * and 0 entries are all valid. Values are not looked at: NaN and
+ * infinities are values like any other. The message is in
+ * prism_last_error().
+ */
+PRISM_API prism_status
+prism_csr_matrix_validate(const prism_csr_matrix *matrix);
+
+/**
+ * Load a sparse matrix: prism_csr_load's formats, checks and limits, and
+ * the values too, converted to value_type (PRISM_F32 or PRISM_F64).
+ * Matrix Market: "coordinate" with "real", "integer" or "pattern" values
+ * (pattern gives 1.0) and "general" or "symmetric" structure (entry i j v
+ * also gives j i v, a diagonal entry once); rows x cols as declared, any
+ * shape (num_cols = the declared columns; "symmetric", symmetrize and
+ * relabel need a square one). Edge lists: the third field of a line is
+ * its value, 1.0 where a line has two fields (further fields are numbers,
+ * ignored); num_cols = the vertex count. Values parse strictly, by
+ * prism's own scanner, whatever the C locale: "integer" files take an
+ * optional sign and decimal digits, "real" ones and edge lists a decimal
+ * number with optional fraction and exponent, or inf, infinity or nan
+ * (any case, with a sign); anything else (hexadecimal, trailing bytes, a
+ * missing value, or a finite number too large for value_type, which
+ * would round to infinity) gives PRISM_INVALID_ARGUMENT naming the line
+ * and the token. Each value is rounded once, from its decimal digits to
+ * the nearest value of value_type (not through a double for f32), so
+ * integers above 2^24 (f32) or 2^53 (f64) round to the nearest value and
+ * underflow gives a subnormal or a signed 0. options works as for
+ * prism_csr_load (symmetrize adds j i v for each i j v; merge_duplicates
+ * sums), with the map of a relabelled load in out->ids. Memory: the CSR,
+ * 4 or 8 bytes per entry for the values, nothing per declared column. A
+ * NULL out or path gives PRISM_NULL_POINTER, any other value_type
+ * PRISM_INVALID_ARGUMENT naming value_type; messages name
+ * prism_csr_matrix_load. On failure *out is zeroed.
+ */
+PRISM_API prism_status prism_csr_matrix_load(const char *path,
+                                             const prism_load_options *options,
+                                             prism_type value_type,
+                                             prism_csr_matrix *out);
+
+/* ------------------------------------------------------------------------ */
+/* Sparse matrices on the device and SpMV                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct prism_matrix_s prism_matrix;
+
+/**
+ * Copy a host matrix to the device of ctx. It is validated first (see
+ * prism_csr_matrix_validate) and may be freed afterwards. The value type
+ * must be one the device supports (PRISM_UNSUPPORTED for f64 without
+ * double support). Empty matrices (0 rows, 0 columns or no entries) are
+ * allowed. prism_spmv's work partition is planned here, on the host, once:
+ * device memory is 8 (rows + 1) + (4 + value size) entries bytes for the
+ * matrix and about 1% more for the plan. Waits for the copies.
+ */
+PRISM_API prism_status prism_matrix_create(prism_context *ctx,
+                                           const prism_csr_matrix *matrix,
+                                           prism_matrix **out);
+
+/** Release a matrix (after the context's queued work). Accepts NULL and a
+ * matrix already destroyed. Matrices left when their context is destroyed
+ * are released with it. */
+PRISM_API void prism_matrix_destroy(prism_matrix *matrix);
+
+/** The matrix's rows, columns and entries (0 for NULL or a destroyed
+ * matrix), and its value type (PRISM_F32 for those). */
+PRISM_API size_t prism_matrix_rows(const prism_matrix *matrix);
+PRISM_API size_t prism_matrix_cols(const prism_matrix *matrix);
+PRISM_API size_t prism_matrix_entries(const prism_matrix *matrix);
+PRISM_API prism_type prism_matrix_type(const prism_matrix *matrix);
+
+/**
+ * y = alpha * A * x + beta * y, queued. x holds cols elements and y rows
+ * elements of the matrix's value type (views allowed); y must be memory
+ * apart from x (PRISM_INVALID_ARGUMENT otherwise). alpha and beta are
+ * rounded to the value type. beta = 0 never reads y, so y may hold
+ * anything (NaN included) before the call; otherwise y is read once per
+ * row. NaN and infinities in A or x propagate as IEEE arithmetic says
+ * (a 0 entry times an infinite x gives NaN).
+ *
+ * Each row's sum is (alpha * s + beta * y) where s adds the products
+ * a_ij * x_j of the row from left to right in pieces the partition chooses,
+ * starting from +0.0, and adds the pieces in a fixed order. The partition
+ * depends only on the matrix's shape and the backend's tuning for the
+ * device, so a backend gives the same bits on every run on the same
+ * device. The two backends (and different devices) split rows at
+ * different places, so they agree within rounding, not bit for bit: the
+ * tests accept |y - y_ref| <= (k + 2) * eps * (|alpha| * sum_j |a_ij x_j|
+ * + |beta y_i|) for a row of k entries, against a reference in higher
+ * precision (eps of the value type).
+ *
+ * The work is divided evenly over rows and entries together (merge-path),
+ * so a row of 10^7 entries among rows of 2 costs its share, not a
+ * thread's time; rows split between tiles are finished by a second, small
+ * launch. No allocation and no host synchronisation on the call.
+ */
+PRISM_API prism_status prism_spmv(prism_context *ctx, double alpha,
+                                  const prism_matrix *a, const prism_buffer *x,
+                                  double beta, prism_buffer *y);
 
 /* ------------------------------------------------------------------------ */
 /* Graphs on the device and BFS                                              */

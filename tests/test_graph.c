@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Host graphs, no device needed: CSR validation, the generators, the
- * Matrix Market and edge-list loaders (round trips and malformed files),
- * and the serial BFS reference the device BFS tests rely on.
+ * Host graphs and matrices, no device needed: CSR validation, the
+ * generators, the Matrix Market and edge-list loaders (round trips and
+ * malformed files; values, shapes and the load options for matrices), and
+ * the serial BFS reference the device BFS tests rely on.
  */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include "harness.h"
@@ -12,6 +13,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
+#include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -557,6 +561,9 @@ Test(graph, load_options_defaults) {
   cr_assert_eq(o.symmetrize, 0);
   cr_assert_eq(o.max_vertices, (size_t)UINT32_MAX);
   cr_assert_eq(o.max_edges, (size_t)1 << 34);
+  cr_assert_eq(o.drop_self_loops, 0);
+  cr_assert_eq(o.merge_duplicates, 0);
+  cr_assert_eq(o.relabel, 0);
   prism_load_options_init(NULL);
 }
 
@@ -1550,6 +1557,700 @@ Test(graph, dev_zero_returns) {
             "prism_csr_load(\"/dev/zero\"): not 'line longer than' "
             "(status %d)",
             status);
+}
+
+/* ---- Matrices: values, shapes and the load options ----------------------- */
+
+#define MM_REAL "%%MatrixMarket matrix coordinate real general\n"
+
+static prism_csr_matrix matrix_ok(const char *path,
+                                  const prism_load_options *options,
+                                  prism_type type) {
+  prism_csr_matrix m;
+  prism_status st = prism_csr_matrix_load(path, options, type, &m);
+  cr_assert_eq(st, PRISM_OK, "load %s: %s: %s", path, prism_status_name(st),
+               prism_last_error());
+  cr_assert_eq(prism_csr_matrix_validate(&m), PRISM_OK, "%s",
+               prism_last_error());
+  cr_assert_eq(m.value_type, type);
+  return m;
+}
+
+/* The value of entry e as a double. */
+static double value_at(const prism_csr_matrix *m, size_t e) {
+  return m->value_type == PRISM_F32 ? (double)((const float *)m->values)[e]
+                                    : ((const double *)m->values)[e];
+}
+
+/* Shape, arrays and values (want's values rounded to the matrix's type;
+ * NaN matches NaN). */
+static void assert_matrix(const prism_csr_matrix *m, size_t rows, size_t cols,
+                          const uint64_t *off, size_t nnz, const uint32_t *col,
+                          const double *values, const char *what) {
+  cr_assert_eq(m->csr.num_vertices, rows, "%s: rows %zu", what,
+               m->csr.num_vertices);
+  cr_assert_eq(m->num_cols, cols, "%s: cols %zu", what, m->num_cols);
+  prism_csr want = {rows, nnz, (uint64_t *)off, (uint32_t *)col,
+                    m->csr.directed};
+  assert_same_csr(&m->csr, &want, what);
+  for (size_t e = 0; e < nnz; e++) {
+    double got = value_at(m, e);
+    double w =
+        m->value_type == PRISM_F32 ? (double)(float)values[e] : values[e];
+    cr_assert(isnan(w) ? isnan(got) : got == w,
+              "%s: values[%zu] = %.17g, want %.17g", what, e, got, w);
+  }
+}
+
+static void expect_matrix_failure(const char *path,
+                                  const prism_load_options *options,
+                                  prism_type type, prism_status status,
+                                  const char *where, const char *what,
+                                  const char *label) {
+  prism_csr_matrix m;
+  memset(&m, 0x5A, sizeof m);
+  prism_status st = prism_csr_matrix_load(path, options, type, &m);
+  const char *msg = prism_last_error();
+  cr_assert_eq(st, status, "%s: want %s, got %s (%s)", label,
+               prism_status_name(status), prism_status_name(st), msg);
+  cr_assert(strstr(msg, "prism_csr_matrix_load"), "%s: '%s' names the function",
+            label, msg);
+  cr_assert(strstr(msg, where), "%s: '%s' lacks '%s'", label, msg, where);
+  cr_assert(strstr(msg, what), "%s: '%s' lacks '%s'", label, msg, what);
+  prism_csr_matrix zero;
+  memset(&zero, 0, sizeof zero);
+  cr_assert(memcmp(&m, &zero, sizeof m) == 0, "%s: *out zeroed on failure",
+            label);
+}
+
+Test(graph, matrix_real_integer_pattern_values) {
+  const char *real = write_text("real.mtx", "%%MatrixMarket MATRIX Coordinate "
+                                            "Real General\r\n"
+                                            "% a comment\r\n"
+                                            "4\t4   5  \r\n"
+                                            "1 2 1.5\r\n"
+                                            "2\t3 -2e-3\r\n"
+                                            "4 1 +.5E+7\r\n"
+                                            "4 4 nan\r\n"
+                                            "1 3 7");
+  const uint64_t off[] = {0, 2, 3, 3, 5};
+  const uint32_t col[] = {1, 2, 2, 0, 3};
+  const double val[] = {1.5, 7, -2e-3, 5e6, NAN};
+  for (int t = 0; t < 2; t++) {
+    prism_type type = t ? PRISM_F64 : PRISM_F32;
+    prism_csr_matrix m = matrix_ok(real, NULL, type);
+    assert_matrix(&m, 4, 4, off, 5, col, val, t ? "real f64" : "real f32");
+    cr_assert_null(m.ids);
+    prism_csr_matrix_free(&m);
+  }
+  /* Integers: a sign, digits; beyond 2^24 (f32) and 2^53 (f64) rounded. */
+  const char *integer = write_text(
+      "int.mtx", "%%MatrixMarket matrix coordinate integer general\n"
+                 "2 3 4\n1 1 -7\n1 3 +16777217\n2 2 9007199254740993\n"
+                 "2 1 00012\n");
+  prism_csr_matrix m = matrix_ok(integer, NULL, PRISM_F32);
+  const float *f = m.values;
+  cr_assert(f[0] == -7.0f && f[1] == 16777216.0f && f[2] == 0x1p53f &&
+                f[3] == 12.0f,
+            "f32: %g %g %g %g", (double)f[0], (double)f[1], (double)f[2],
+            (double)f[3]);
+  prism_csr_matrix_free(&m);
+  m = matrix_ok(integer, NULL, PRISM_F64);
+  const double *d = m.values;
+  cr_assert(d[0] == -7.0 && d[1] == 16777217.0 && d[2] == 0x1p53 &&
+                d[3] == 12.0,
+            "f64: %.17g %.17g %.17g %.17g", d[0], d[1], d[2], d[3]);
+  prism_csr_matrix_free(&m);
+  /* f32 is rounded from the decimal once, not through a double: this one
+   * lies just above the midpoint of 1 and the next float, and its nearest
+   * double is the midpoint itself. */
+  m = matrix_ok(write_text("round.mtx", MM_REAL "1 1 1\n1 1 "
+                                                "1.0000000596046448\n"),
+                NULL, PRISM_F32);
+  cr_assert(((const float *)m.values)[0] == 1.0f + FLT_EPSILON, "%.9g",
+            (double)((const float *)m.values)[0]);
+  prism_csr_matrix_free(&m);
+  /* Pattern entries are 1.0. */
+  m = matrix_ok(write_text("pat.mtx", MM_PATTERN "2 2 2\n2 1\n1 2\n"), NULL,
+                PRISM_F64);
+  assert_matrix(&m, 2, 2, (const uint64_t[]){0, 1, 2}, 2,
+                (const uint32_t[]){1, 0}, (const double[]){1, 1}, "pattern");
+  prism_csr_matrix_free(&m);
+  /* inf, infinity and nan in any case and with a sign. */
+  m = matrix_ok(write_text("inf.mtx", MM_REAL "1 4 4\n1 1 -inf\n1 2 "
+                                              "+Infinity\n1 3 NaN\n1 4 "
+                                              "-nan\n"),
+                NULL, PRISM_F32);
+  f = m.values;
+  cr_assert(isinf(f[0]) && f[0] < 0 && isinf(f[1]) && f[1] > 0 && isnan(f[2]) &&
+            isnan(f[3]));
+  prism_csr_matrix_free(&m);
+}
+
+Test(graph, matrix_symmetric_expansion_with_values) {
+  /* i j v also gives j i v; a diagonal entry once; an upper-triangle entry
+   * counts too. */
+  const char *text = "%%MatrixMarket matrix coordinate real symmetric\n"
+                     "3 3 4\n2 1 5\n3 3 -1\n3 1 0.25\n2 3 4\n";
+  prism_csr_matrix m = matrix_ok(write_text("sym.mtx", text), NULL, PRISM_F64);
+  assert_matrix(&m, 3, 3, (const uint64_t[]){0, 2, 4, 7}, 7,
+                (const uint32_t[]){1, 2, 0, 2, 2, 0, 1},
+                (const double[]){5, 0.25, 5, 4, -1, 0.25, 4}, "symmetric");
+  cr_assert_eq(m.csr.directed, 0);
+  prism_csr_matrix_free(&m);
+  /* symmetrize on a general file: the same matrix. */
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 0, 1);
+  m = matrix_ok(
+      write_text("gen.mtx", MM_REAL "3 3 4\n2 1 5\n3 3 -1\n3 1 0.25\n2 3 4\n"),
+      &o, PRISM_F32);
+  assert_matrix(&m, 3, 3, (const uint64_t[]){0, 2, 4, 7}, 7,
+                (const uint32_t[]){1, 2, 0, 2, 2, 0, 1},
+                (const double[]){5, 0.25, 5, 4, -1, 0.25, 4}, "symmetrized");
+  prism_csr_matrix_free(&m);
+}
+
+Test(graph, matrix_rectangular_tall_and_wide) {
+  prism_csr_matrix m =
+      matrix_ok(write_text("tall.mtx", MM_REAL "4 2 3\n1 1 1\n4 2 2\n3 1 3\n"),
+                NULL, PRISM_F32);
+  assert_matrix(&m, 4, 2, (const uint64_t[]){0, 1, 1, 2, 3}, 3,
+                (const uint32_t[]){0, 0, 1}, (const double[]){1, 3, 2}, "tall");
+  prism_csr_matrix_free(&m);
+  const char *wide = write_text("wide.mtx", MM_REAL "2 5 3\n1 5 2.5\n2 1 "
+                                                    "1\n1 5 0.5\n");
+  m = matrix_ok(wide, NULL, PRISM_F64);
+  assert_matrix(&m, 2, 5, (const uint64_t[]){0, 2, 3}, 3,
+                (const uint32_t[]){4, 4, 0}, (const double[]){2.5, 0.5, 1},
+                "wide");
+  prism_csr_matrix_free(&m);
+  /* Empty shapes. */
+  m = matrix_ok(write_text("0x3.mtx", MM_REAL "0 3 0\n"), NULL, PRISM_F32);
+  cr_assert(m.csr.num_vertices == 0 && m.num_cols == 3 && m.csr.num_edges == 0);
+  prism_csr_matrix_free(&m);
+  m = matrix_ok(write_text("3x0.mtx", MM_REAL "3 0 0\n"), NULL, PRISM_F32);
+  cr_assert(m.csr.num_vertices == 3 && m.num_cols == 0);
+  prism_csr_matrix_free(&m);
+  /* A column index beyond the columns, and what needs a square. */
+  expect_matrix_failure(write_text("c.mtx", MM_REAL "5 2 1\n5 3 1\n"), NULL,
+                        PRISM_F32, PRISM_INVALID_ARGUMENT, "line 3:",
+                        "a column index '3' is out of range; expected 1 to 2",
+                        "column beyond");
+  expect_matrix_failure(
+      write_text("s.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
+                          "3 4 1\n1 1 1\n"),
+      NULL, PRISM_F32, PRISM_INVALID_ARGUMENT, "line 2:",
+      "the matrix is 3 x 4; expected a square matrix for a symmetric matrix",
+      "symmetric 3 x 4");
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 0, 1);
+  expect_matrix_failure(wide, &o, PRISM_F32, PRISM_INVALID_ARGUMENT, "line 2:",
+                        "expected a square matrix for options->symmetrize",
+                        "symmetrize 2 x 5");
+  /* A graph still wants a square matrix. */
+  expect_load_failure(wide, NULL, PRISM_INVALID_ARGUMENT, "line 2:",
+                      "the matrix is 2 x 5; expected a square matrix",
+                      "graph 2 x 5");
+  o = options_for(PRISM_GRAPH_AUTO, 0, 0);
+  o.max_vertices = 4;
+  expect_matrix_failure(wide, &o, PRISM_F32, PRISM_INVALID_ARGUMENT,
+                        "line 2:", "5 columns; expected at most 4",
+                        "columns limit");
+}
+
+Test(graph, matrix_edge_list_values) {
+  const char *text = "# weighted\n0 1 0.5\n1 2\n2 0 -3 1234567890\n0 1 2\n";
+  prism_csr_matrix m = matrix_ok(write_text("w.txt", text), NULL, PRISM_F64);
+  assert_matrix(&m, 3, 3, (const uint64_t[]){0, 2, 3, 4}, 4,
+                (const uint32_t[]){1, 1, 2, 0}, (const double[]){0.5, 2, 1, -3},
+                "edge list");
+  cr_assert_eq(m.csr.directed, 1);
+  prism_csr_matrix_free(&m);
+  /* Without a third column every value is 1; 1-based and symmetrized. */
+  prism_load_options o = options_for(PRISM_GRAPH_EDGE_LIST, 1, 1);
+  m = matrix_ok(write_text("u.txt", "1 2\n2 3\n3 3\n"), &o, PRISM_F32);
+  assert_matrix(&m, 3, 3, (const uint64_t[]){0, 1, 3, 5}, 5,
+                (const uint32_t[]){1, 0, 2, 1, 2},
+                (const double[]){1, 1, 1, 1, 1}, "unweighted");
+  prism_csr_matrix_free(&m);
+}
+
+typedef struct bad_value {
+  const char *text;
+  prism_type type;
+  const char *where, *what;
+} bad_value;
+
+#define MM_INTEGER "%%MatrixMarket matrix coordinate integer general\n"
+
+static const bad_value bad_values[] = {
+    {MM_INTEGER "2 2 2\n1 1 4\n1 2 1.5\n", PRISM_F32,
+     "line 4:", "expected the entry's value (an integer), found '1.5'"},
+    {MM_INTEGER "2 2 1\n1 1 1e3\n", PRISM_F64,
+     "line 3:", "expected the entry's value (an integer), found '1e3'"},
+    {MM_REAL "2 2 1\n1 2 1e\n", PRISM_F32,
+     "line 3:", "expected the entry's value (a real number), found '1e'"},
+    {MM_REAL "2 2 1\n1 2 0x10\n", PRISM_F64,
+     "line 3:", "expected the entry's value (a real number), found '0x10'"},
+    {MM_REAL "2 2 1\n1 2 abc\n", PRISM_F32,
+     "line 3:", "expected the entry's value (a real number), found 'abc'"},
+    {MM_REAL "2 2 1\n1 2 1.5x\n", PRISM_F32,
+     "line 3:", "expected the entry's value (a real number), found '1.5x'"},
+    {MM_REAL "2 2 1\n1 2 nan(1)\n", PRISM_F32, "line 3:", "found 'nan(1)'"},
+    {MM_REAL "2 2 1\n1 2\n", PRISM_F32, "line 3:",
+     "expected the entry's value (a real number), found end of line"},
+    {MM_REAL "2 2 2\n1 1 1\n% c\n1 2 1e999\n", PRISM_F32, "line 5:",
+     "the entry's value '1e999' is too large for f32 (it would round to "
+     "infinity)"},
+    {MM_REAL "2 2 1\n1 2 -1e999\n", PRISM_F64,
+     "line 3:", "the entry's value '-1e999' is too large for f64"},
+    {MM_REAL "2 2 1\n1 2 3.5e38\n", PRISM_F32,
+     "line 3:", "'3.5e38' is too large for f32"},
+    {MM_INTEGER "2 2 1\n1 2 -1000000000000000000000000000000000000000\n",
+     PRISM_F32, "line 3:", "is too large for f32"},
+    {"0 1 2\n1 2 0x10\n", PRISM_F32,
+     "line 2:", "expected end of line (or a number: a weight), found '0x10'"},
+    {"0 1 2\n1 2 1e999\n", PRISM_F64,
+     "line 2:", "the entry's value '1e999' is too large for f64"},
+    {"0 1\n1 2 1 x\n", PRISM_F64, "line 2:", "found 'x'"},
+};
+
+Test(graph, matrix_malformed_values) {
+  for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++) {
+    const bad_value *b = &bad_values[i];
+    char name[32], label[64];
+    snprintf(name, sizeof name, "badv%zu", i);
+    snprintf(label, sizeof label, "bad_values[%zu]", i);
+    expect_matrix_failure(write_text(name, b->text), NULL, b->type,
+                          PRISM_INVALID_ARGUMENT, b->where, b->what, label);
+  }
+  /* f64 holds what f32 cannot; a graph ignores the values, as before. */
+  const char *big = write_text("big.mtx", MM_REAL "2 2 1\n1 2 3.5e38\n");
+  prism_csr_matrix m = matrix_ok(big, NULL, PRISM_F64);
+  cr_assert(((const double *)m.values)[0] == 3.5e38);
+  prism_csr_matrix_free(&m);
+  prism_csr g =
+      load_ok(write_text("huge.mtx", MM_REAL "2 2 1\n1 2 1e999\n"), NULL);
+  cr_assert_eq(g.num_edges, 1);
+  prism_csr_free(&g);
+  /* Underflow is no error: it rounds to a subnormal or to 0. */
+  m = matrix_ok(write_text("tiny.mtx", MM_REAL "1 2 2\n1 1 1e-40\n1 2 "
+                                               "-1e-999\n"),
+                NULL, PRISM_F32);
+  cr_assert(((const float *)m.values)[0] > 0 &&
+            ((const float *)m.values)[1] == 0);
+  prism_csr_matrix_free(&m);
+}
+
+/* Every value rounds as strtof and strtod (in the C locale) round it
+ * (exponents -20 to 12, so that f32 holds them all):
+ * random decimals of 1 to 25 digits, with and without fraction and
+ * exponent, on both sides of the loader's exact fast path. */
+Test(graph, matrix_values_round_as_strtod) {
+  enum { N = 20000 };
+  char(*tokens)[64] = harness_malloc(N * sizeof *tokens);
+  size_t cap = (size_t)N * 80 + 128, len = 0;
+  char *text = harness_malloc(cap);
+  len += (size_t)snprintf(text, cap, "%s1 %d %d\n", MM_REAL, N, N);
+  uint64_t state = 99;
+  for (int i = 0; i < N; i++) {
+    char *t = tokens[i];
+    size_t k = 0;
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t bits = state;
+    if (bits & 1)
+      t[k++] = bits & 2 ? '-' : '+';
+    int digits = 1 + (int)((bits >> 8) % 25), point = (int)((bits >> 16) % 27);
+    for (int d = 0; d < digits; d++) {
+      if (d == point)
+        t[k++] = '.';
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      t[k++] = (char)('0' + (state >> 40) % 10);
+    }
+    if (bits & 4)
+      k +=
+          (size_t)snprintf(t + k, 64 - k, "e%d", (int)((bits >> 24) % 33) - 20);
+    t[k] = '\0';
+    len += (size_t)snprintf(text + len, cap - len, "1 %d %s\n", i + 1, t);
+  }
+  const char *path = write_text("round.mtx", text);
+  free(text);
+  prism_csr_matrix f = matrix_ok(path, NULL, PRISM_F32);
+  prism_csr_matrix d = matrix_ok(path, NULL, PRISM_F64);
+  for (int i = 0; i < N; i++) {
+    float want_f = strtof(tokens[i], NULL);
+    double want_d = strtod(tokens[i], NULL);
+    float got_f = ((const float *)f.values)[i];
+    double got_d = ((const double *)d.values)[i];
+    cr_assert(memcmp(&got_f, &want_f, sizeof got_f) == 0,
+              "'%s' f32: %a, strtof %a", tokens[i], (double)got_f,
+              (double)want_f);
+    cr_assert(memcmp(&got_d, &want_d, sizeof got_d) == 0,
+              "'%s' f64: %a, strtod %a", tokens[i], got_d, want_d);
+  }
+  prism_csr_matrix_free(&f);
+  prism_csr_matrix_free(&d);
+  free(tokens);
+}
+
+/* The decimal point is '.', whatever the caller's locale says. */
+Test(graph, matrix_values_ignore_the_locale) {
+  static const char *const comma_locales[] = {"de_DE.UTF-8", "de_DE.utf8",
+                                              "fr_FR.UTF-8", "de_DE", "fr_FR"};
+  const char *path = write_text("loc.mtx", MM_REAL "1 2 2\n1 1 1.5\n1 2 "
+                                                   "2.25e1\n");
+  const char *set = NULL;
+  for (size_t i = 0; !set && i < sizeof comma_locales / sizeof *comma_locales;
+       i++)
+    set = setlocale(LC_NUMERIC, comma_locales[i]);
+  if (!set || strcmp(localeconv()->decimal_point, ",") != 0)
+    cr_skip_test("no locale with a decimal comma installed");
+  for (int t = 0; t < 2; t++) {
+    prism_csr_matrix m = matrix_ok(path, NULL, t ? PRISM_F64 : PRISM_F32);
+    cr_assert(value_at(&m, 0) == 1.5 && value_at(&m, 1) == 22.5,
+              "under %s: %g %g", set, value_at(&m, 0), value_at(&m, 1));
+    prism_csr_matrix_free(&m);
+  }
+  expect_matrix_failure(write_text("comma.mtx", MM_REAL "1 1 1\n1 1 1,5\n"),
+                        NULL, PRISM_F32, PRISM_INVALID_ARGUMENT,
+                        "line 3:", "found '1,5'", "a decimal comma");
+  cr_assert_eq(strcmp(localeconv()->decimal_point, ","), 0,
+               "the caller's locale is back");
+  setlocale(LC_NUMERIC, "C");
+}
+
+Test(graph, matrix_options_drop_self_loops) {
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 0, 0);
+  o.drop_self_loops = 1;
+  const char *sym =
+      write_text("sym.mtx", "%%MatrixMarket matrix coordinate real symmetric\n"
+                            "3 3 4\n1 1 9\n2 1 5\n3 3 -1\n3 2 4\n");
+  prism_csr_matrix m = matrix_ok(sym, &o, PRISM_F64);
+  assert_matrix(&m, 3, 3, (const uint64_t[]){0, 1, 3, 4}, 4,
+                (const uint32_t[]){1, 0, 2, 1}, (const double[]){5, 5, 4, 4},
+                "symmetric, loops dropped");
+  prism_csr_matrix_free(&m);
+  /* A vertex named only by a dropped loop stays a vertex; the declared
+   * entries count the loops. */
+  prism_csr g = load_ok(write_text("loops.txt", "0 1\n1 1\n5 5\n1 0 3\n"), &o);
+  assert_arrays(&g, 6, (const uint64_t[]){0, 1, 2, 2, 2, 2, 2}, 2,
+                (const uint32_t[]){1, 0}, "edge list, loops dropped");
+  prism_csr_free(&g);
+  g = load_ok(write_text("only.mtx", MM_PATTERN "2 2 2\n1 1\n2 2\n"), &o);
+  cr_assert(g.num_vertices == 2 && g.num_edges == 0);
+  prism_csr_free(&g);
+  /* Dropped loops do not count against max_edges. */
+  o.max_edges = 1;
+  g = load_ok(write_text("max.txt", "0 0\n1 1\n0 1\n2 2\n"), &o);
+  cr_assert_eq(g.num_edges, 1);
+  prism_csr_free(&g);
+}
+
+Test(graph, matrix_options_merge_duplicates) {
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 0, 0);
+  o.merge_duplicates = 1;
+  /* A graph keeps one edge of each, rows sorted. */
+  const char *list = "0 3\n0 1\n0 3\n2 0\n0 1\n0 2\n2 0\n";
+  prism_csr g = load_ok(write_text("dup.txt", list), &o);
+  assert_arrays(&g, 4, (const uint64_t[]){0, 3, 3, 4, 4}, 4,
+                (const uint32_t[]){1, 2, 3, 0}, "graph merged");
+  prism_csr_free(&g);
+  /* A matrix sums in file order, in its value type: 1e8 + 1 is 1e8 in
+   * f32, so the sum is 0 (another order would give 1). Without merging,
+   * rows stay in file order. */
+  const char *text = MM_REAL "2 3 6\n1 3 1e8\n2 2 7\n1 1 5\n1 3 1\n1 3 "
+                             "-1e8\n2 2 0.5\n";
+  const char *path = write_text("dup.mtx", text);
+  prism_csr_matrix m = matrix_ok(path, &o, PRISM_F32);
+  assert_matrix(&m, 2, 3, (const uint64_t[]){0, 2, 3}, 3,
+                (const uint32_t[]){0, 2, 1}, (const double[]){5, 0, 7.5},
+                "f32 merged");
+  prism_csr_matrix_free(&m);
+  m = matrix_ok(path, &o, PRISM_F64);
+  assert_matrix(&m, 2, 3, (const uint64_t[]){0, 2, 3}, 3,
+                (const uint32_t[]){0, 2, 1}, (const double[]){5, 1, 7.5},
+                "f64 merged");
+  prism_csr_matrix_free(&m);
+  m = matrix_ok(path, NULL, PRISM_F32);
+  assert_matrix(&m, 2, 3, (const uint64_t[]){0, 4, 6}, 6,
+                (const uint32_t[]){2, 0, 2, 2, 1, 1},
+                (const double[]){1e8, 5, 1, -1e8, 7, 0.5}, "not merged");
+  prism_csr_matrix_free(&m);
+  /* A symmetric file listing (i, j) and (j, i) gets both, summed. */
+  m = matrix_ok(write_text("both.mtx",
+                           "%%MatrixMarket matrix coordinate real "
+                           "symmetric\n2 2 3\n2 1 1\n1 2 2\n2 2 4\n"),
+                &o, PRISM_F64);
+  assert_matrix(&m, 2, 2, (const uint64_t[]){0, 1, 3}, 3,
+                (const uint32_t[]){1, 0, 1}, (const double[]){3, 3, 4},
+                "symmetric, both triangles");
+  prism_csr_matrix_free(&m);
+}
+
+/* A long unsorted row with many repeats: the stable sort (runs, then
+ * merging) against a count by column. */
+Test(graph, matrix_merge_long_row) {
+  enum { N = 5000, COLS = 97 };
+  size_t cap = (size_t)N * 32 + 128, len = 0;
+  char *text = harness_malloc(cap);
+  len += (size_t)snprintf(text, cap, "%s1 %d %d\n", MM_REAL, COLS, N);
+  double sum[COLS] = {0};
+  uint64_t state = 12345;
+  for (int i = 0; i < N; i++) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    int c = (int)((state >> 33) % COLS);
+    int v = (int)((state >> 20) % 1000) - 500;
+    sum[c] += v;
+    len += (size_t)snprintf(text + len, cap - len, "1 %d %d\n", c + 1, v);
+  }
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 0, 0);
+  o.merge_duplicates = 1;
+  prism_csr_matrix m = matrix_ok(write_text("long.mtx", text), &o, PRISM_F64);
+  free(text);
+  cr_assert_eq(m.csr.num_edges, COLS, "every column occurs");
+  for (size_t e = 0; e < COLS; e++) {
+    cr_assert_eq(m.csr.col_indices[e], e);
+    cr_assert(value_at(&m, e) == sum[e], "column %zu: %g, want %g", e,
+              value_at(&m, e), sum[e]);
+  }
+  prism_csr_matrix_free(&m);
+}
+
+Test(graph, matrix_options_relabel) {
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 0, 0);
+  o.relabel = 1;
+  /* SNAP-like ids: 3 vertices, not 10^9 + 1. */
+  const char *snap = write_text("snap.txt", "# ids\n1000 7 0.5\n7 1000000000 "
+                                            "2\n1000000000 1000\n");
+  prism_csr_matrix m = matrix_ok(snap, &o, PRISM_F32);
+  assert_matrix(&m, 3, 3, (const uint64_t[]){0, 1, 2, 3}, 3,
+                (const uint32_t[]){2, 0, 1}, (const double[]){2, 0.5, 1},
+                "relabelled");
+  cr_assert_not_null(m.ids);
+  cr_assert(m.ids[0] == 7 && m.ids[1] == 1000 && m.ids[2] == 1000000000,
+            "ids %llu %llu %llu", (unsigned long long)m.ids[0],
+            (unsigned long long)m.ids[1], (unsigned long long)m.ids[2]);
+  prism_csr_matrix_free(&m);
+  /* prism_csr_load relabels the same way (without the map). */
+  prism_csr g = load_ok(snap, &o);
+  assert_arrays(&g, 3, (const uint64_t[]){0, 1, 2, 3}, 3,
+                (const uint32_t[]){2, 0, 1}, "graph relabelled");
+  prism_csr_free(&g);
+  /* ids are as the file writes them: 1-based lists and Matrix Market
+   * keep their base; 64-bit ids are fine. */
+  o.index_base = 1;
+  m = matrix_ok(write_text("one.txt", "18446744073709551615 5\n5 1\n"), &o,
+                PRISM_F64);
+  cr_assert_eq(m.csr.num_vertices, 3);
+  cr_assert(m.ids[0] == 1 && m.ids[1] == 5 && m.ids[2] == UINT64_MAX);
+  assert_matrix(&m, 3, 3, (const uint64_t[]){0, 0, 1, 2}, 2,
+                (const uint32_t[]){0, 1}, (const double[]){1, 1}, "1-based");
+  prism_csr_matrix_free(&m);
+  o.index_base = 0;
+  m = matrix_ok(write_text("r.mtx",
+                           "%%MatrixMarket matrix coordinate integer "
+                           "symmetric\n100 100 2\n50 7 3\n100 100 4\n"),
+                &o, PRISM_F64);
+  cr_assert(m.csr.num_vertices == 3 && m.ids[0] == 7 && m.ids[1] == 50 &&
+            m.ids[2] == 100);
+  assert_matrix(&m, 3, 3, (const uint64_t[]){0, 1, 2, 3}, 3,
+                (const uint32_t[]){1, 0, 2}, (const double[]){3, 3, 4},
+                "mm relabelled");
+  prism_csr_matrix_free(&m);
+  /* A vertex named only by a dropped loop keeps its index. */
+  o.drop_self_loops = 1;
+  m = matrix_ok(write_text("loop.txt", "10 20\n15 15\n"), &o, PRISM_F32);
+  cr_assert(m.csr.num_vertices == 3 && m.ids[1] == 15 && m.csr.num_edges == 1);
+  prism_csr_matrix_free(&m);
+  o.drop_self_loops = 0;
+  /* A rectangular file cannot be relabelled; max_vertices counts ids. */
+  expect_matrix_failure(write_text("rect.mtx", MM_REAL "3 4 1\n1 4 1\n"), &o,
+                        PRISM_F32, PRISM_INVALID_ARGUMENT, "line 2:",
+                        "the matrix is 3 x 4; expected a square matrix for "
+                        "options->relabel",
+                        "rectangular relabel");
+  o.max_vertices = 2;
+  expect_matrix_failure(snap, &o, PRISM_F32, PRISM_INVALID_ARGUMENT, "line 3:",
+                        "more than options->max_vertices = 2 distinct vertex "
+                        "ids (options->relabel)",
+                        "relabel limit");
+  /* Many ids: the table grows. */
+  o.max_vertices = SIZE_MAX;
+  size_t cap = 200000, len = 0;
+  char *text = harness_malloc(cap);
+  for (int i = 0; i < 5000; i++)
+    len += (size_t)snprintf(text + len, cap - len, "%d %d\n",
+                            (i * 7919) % 5000 * 1000, i * 1000);
+  g = load_ok(write_text("many.txt", text), &o);
+  free(text);
+  cr_assert(g.num_vertices == 5000 && g.num_edges == 5000);
+  cr_assert_eq(g.row_offsets[1], 1); /* id 0 -> id 0 */
+  prism_csr_free(&g);
+}
+
+Test(graph, matrix_huge_declared_sizes) {
+  const char *square =
+      write_text("sq.mtx", MM_REAL " 4000000000 4000000000 1\n1 1 2.5\n");
+  const char *wide =
+      write_text("wide.mtx", MM_REAL "1 4000000000 1\n1 3999999999 2.5\n");
+  const char *entries =
+      write_text("ent.mtx", MM_REAL "10 10 10000000000\n1 1 2.5\n");
+  const char *ids = write_text("ids.txt", "0 18446744073709551615 1.5\n");
+  prism_load_options relabel = options_for(PRISM_GRAPH_AUTO, 0, 0);
+  relabel.relabel = 1;
+  relabel.merge_duplicates = 1;
+#ifdef TEST_INTERPOSE
+  const size_t small = (size_t)4 << 20;
+  largest_request = 0;
+  watching = 1;
+#endif
+  expect_matrix_failure(
+      square, NULL, PRISM_F64, PRISM_INVALID_ARGUMENT,
+      "line 2:", "4000000000 vertices (the rows declared) in a file of",
+      "4e9 x 4e9");
+  expect_matrix_failure(
+      entries, NULL, PRISM_F64, PRISM_INVALID_ARGUMENT,
+      "line 4:", "expected entry 2 of the 10000000000 declared",
+      "10^10 entries");
+  /* Columns cost nothing: 1 x 4e9 loads, merged too. */
+  prism_csr_matrix m = matrix_ok(wide, NULL, PRISM_F64);
+  cr_assert(m.csr.num_vertices == 1 && m.num_cols == 4000000000u &&
+            m.csr.col_indices[0] == 3999999998u);
+  prism_csr_matrix_free(&m);
+  prism_load_options merge = options_for(PRISM_GRAPH_AUTO, 0, 0);
+  merge.merge_duplicates = 1;
+  m = matrix_ok(wide, &merge, PRISM_F32);
+  cr_assert_eq(m.num_cols, 4000000000u);
+  prism_csr_matrix_free(&m);
+  m = matrix_ok(ids, &relabel, PRISM_F32);
+  cr_assert(m.csr.num_vertices == 2 && m.ids[1] == UINT64_MAX);
+  prism_csr_matrix_free(&m);
+#ifdef TEST_INTERPOSE
+  watching = 0;
+  cr_assert_geq(largest_request, (size_t)1 << 20, "nothing watched");
+  cr_assert_lt(largest_request, small, "a request of %zu bytes",
+               largest_request);
+#endif
+}
+
+/* A matrix over caller arrays. */
+static prism_csr_matrix wrap_matrix(size_t rows, size_t cols, size_t nnz,
+                                    uint64_t *off, uint32_t *col, void *values,
+                                    prism_type type) {
+  prism_csr_matrix m;
+  memset(&m, 0, sizeof m);
+  m.csr = wrap(rows, nnz, off, col, 1);
+  m.num_cols = cols;
+  m.value_type = type;
+  m.values = values;
+  return m;
+}
+
+Test(graph, matrix_validate_errors) {
+  uint64_t off[] = {0, 2, 3};
+  uint32_t col[] = {8, 0, 3};
+  float val[] = {1, 2, 3};
+  prism_csr_matrix m = wrap_matrix(2, 9, 3, off, col, val, PRISM_F32);
+  cr_assert_eq(prism_csr_matrix_validate(&m), PRISM_OK, "%s",
+               prism_last_error());
+  m.value_type = PRISM_F64;
+  cr_assert_eq(prism_csr_matrix_validate(&m), PRISM_OK); /* not read */
+  m.value_type = PRISM_F32;
+  /* Columns are checked against num_cols, not the rows. */
+  col[2] = 9;
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT,
+                 "prism_csr_matrix_validate: matrix->csr.col_indices[2] = 9 "
+                 "(row 1): not below num_cols = 9",
+                 prism_csr_matrix_validate(&m));
+  col[2] = 3;
+  m.num_cols = (size_t)UINT32_MAX + 1;
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "matrix->num_cols = 4294967296",
+                 prism_csr_matrix_validate(&m));
+  m.num_cols = 9;
+  m.csr.num_vertices = (size_t)UINT32_MAX + 1;
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT,
+                 "matrix->csr.num_vertices = 4294967296",
+                 prism_csr_matrix_validate(&m));
+  m.csr.num_vertices = 2;
+  m.value_type = PRISM_I32;
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT,
+                 "matrix->value_type = 0 (i32); must be PRISM_F32 or "
+                 "PRISM_F64",
+                 prism_csr_matrix_validate(&m));
+  m.value_type = (prism_type)99;
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "matrix->value_type = 99",
+                 prism_csr_matrix_validate(&m));
+  m.value_type = PRISM_F32;
+  m.values = NULL;
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER,
+                 "matrix->values is NULL but matrix->csr.num_edges = 3",
+                 prism_csr_matrix_validate(&m));
+  m.values = val;
+  off[1] = 4;
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT,
+                 "matrix->csr.row_offsets[1] = 4 is more than "
+                 "matrix->csr.num_edges = 3",
+                 prism_csr_matrix_validate(&m));
+  off[1] = 2;
+  m.csr.col_indices = NULL;
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "matrix->csr.col_indices is NULL",
+                 prism_csr_matrix_validate(&m));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER,
+                 "prism_csr_matrix_validate: matrix is NULL",
+                 prism_csr_matrix_validate(NULL));
+  /* Empty shapes: no rows, no columns, no entries (NULL arrays then). */
+  uint64_t zero[4] = {0};
+  prism_csr_matrix e = wrap_matrix(0, 0, 0, zero, NULL, NULL, PRISM_F64);
+  cr_assert_eq(prism_csr_matrix_validate(&e), PRISM_OK, "%s",
+               prism_last_error());
+  e = wrap_matrix(3, 0, 0, zero, NULL, NULL, PRISM_F32);
+  cr_assert_eq(prism_csr_matrix_validate(&e), PRISM_OK, "%s",
+               prism_last_error());
+  e = wrap_matrix(0, 5, 0, zero, NULL, NULL, PRISM_F32);
+  cr_assert_eq(prism_csr_matrix_validate(&e), PRISM_OK, "%s",
+               prism_last_error());
+  /* A row may not point at columns there are none of. */
+  uint32_t c0[] = {0};
+  float v0[] = {1};
+  uint64_t o1[] = {0, 1};
+  e = wrap_matrix(1, 0, 1, o1, c0, v0, PRISM_F32);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "not below num_cols = 0",
+                 prism_csr_matrix_validate(&e));
+}
+
+Test(graph, matrix_free_and_bad_arguments) {
+  prism_csr_matrix_free(NULL);
+  prism_csr_matrix m;
+  memset(&m, 0, sizeof m);
+  prism_csr_matrix_free(&m);
+  prism_load_options o = options_for(PRISM_GRAPH_AUTO, 0, 0);
+  o.relabel = 1;
+  const char *ok = write_text("ok.txt", "5 9 2\n");
+  m = matrix_ok(ok, &o, PRISM_F64);
+  prism_csr_matrix_free(&m);
+  prism_csr_matrix zero;
+  memset(&zero, 0, sizeof zero);
+  cr_assert(memcmp(&m, &zero, sizeof m) == 0, "free zeroes");
+  prism_csr_matrix_free(&m); /* already freed */
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "prism_csr_matrix_load: out",
+                 prism_csr_matrix_load(ok, NULL, PRISM_F32, NULL));
+  HARNESS_EXPECT(NULL, PRISM_NULL_POINTER, "prism_csr_matrix_load: path",
+                 prism_csr_matrix_load(NULL, NULL, PRISM_F32, &m));
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT,
+                 "value_type = 4 (u64); must be PRISM_F32 or PRISM_F64",
+                 prism_csr_matrix_load(ok, NULL, PRISM_U64, &m));
+  o = options_for(PRISM_GRAPH_AUTO, 3, 0);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT, "options->index_base = 3",
+                 prism_csr_matrix_load(ok, &o, PRISM_F32, &m));
+  char missing[700];
+  snprintf(missing, sizeof missing, "%s/missing.mtx", temp_dir);
+  HARNESS_EXPECT(NULL, PRISM_INVALID_ARGUMENT,
+                 "prism_csr_matrix_load: cannot open",
+                 prism_csr_matrix_load(missing, NULL, PRISM_F32, &m));
+  cr_assert(memcmp(&m, &zero, sizeof m) == 0, "*out zeroed");
+  /* Format errors name the matrix loader too. */
+  expect_matrix_failure(write_text("bad.mtx", MM_REAL "2 2 1\n3 1 1\n"), NULL,
+                        PRISM_F32, PRISM_INVALID_ARGUMENT,
+                        "line 3:", "a row index '3' is out of range",
+                        "row index");
 }
 
 /* ---- Serial BFS reference and its validator ------------------------------ */

@@ -34,6 +34,15 @@ prism_status prism__csr_check(prism_context *ctx, const prism_csr *csr,
                               const char *fn);
 
 /**
+ * The checks of prism_csr_matrix_validate, on behalf of fn, recorded the
+ * same way as "fn: matrix->..." (e.g. "matrix->csr.col_indices[12] = 9
+ * (row 3): not below num_cols = 9"). prism_matrix_create calls it with its
+ * context.
+ */
+prism_status prism__csr_matrix_check(prism_context *ctx,
+                                     const prism_csr_matrix *m, const char *fn);
+
+/**
  * Allocate the arrays of a CSR of n vertices and m edges made by prism:
  * row_offsets (n + 1) and col_indices (m, at least one entry so that it is
  * never NULL), uninitialised. On failure out is zeroed and the message
@@ -50,6 +59,15 @@ prism_status prism__csr_alloc(size_t n, size_t m, int directed, const char *fn,
 prism_status prism__csr_load_stream(FILE *f, const char *name,
                                     const prism_load_options *options,
                                     prism_csr *out);
+
+/**
+ * prism_csr_matrix_load from an open stream, as prism__csr_load_stream is
+ * prism_csr_load's.
+ */
+prism_status prism__csr_matrix_load_stream(FILE *f, const char *name,
+                                           const prism_load_options *options,
+                                           prism_type value_type,
+                                           prism_csr_matrix *out);
 
 /**
  * The file prism_csr_save_matrix_market writes, into an open stream

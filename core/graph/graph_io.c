@@ -1,17 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Graph files: Matrix Market and SNAP-style edge lists into a host CSR, and
- * a CSR out as Matrix Market.
+ * Graph and matrix files: Matrix Market and SNAP-style edge lists into a
+ * host CSR (with values for prism_csr_matrix_load), and a CSR out as Matrix
+ * Market.
  *
  * The loaders trust nothing a file says about its size. Entries go into an
  * array that grows (doubling) as they arrive, within options->max_edges; a
  * declared count is checked against the limits and against what came, and
- * never allocated for. Every vertex id is checked (against the declared rows,
- * or options->max_vertices) before it is kept, and the vertex count against
- * the bytes the file held (vertex_bound) before the CSR is allocated. Lines
- * are read through one fixed buffer: a data line longer than IO_LINE_MAX is
- * an error, a comment line may be any length. Errors name the line and what
+ * never allocated for. Every vertex id is checked (against the declared rows
+ * and columns, or options->max_vertices) before it is kept, and the vertex
+ * count against the bytes the file held (vertex_bound) before the CSR is
+ * allocated; nothing is allocated per declared column. Lines are read
+ * through one fixed buffer: a data line longer than IO_LINE_MAX is an
+ * error, a comment line may be any length. Errors name the line and what
  * was expected there.
+ *
+ * Values are scanned by hand (is_integer, is_real) and only then converted
+ * by strtof or strtod, under the C locale, so that neither the syntax nor
+ * the decimal point depends on the caller's locale. Once the file is read,
+ * the options act on the entries in a fixed order: symmetric expansion
+ * and symmetrize, dropping self loops (as entries arrive), relabelling
+ * (ids registered as they arrive, numbered at the end), then merging
+ * duplicates (each row sorted stably by column, so repeats meet in file
+ * order). prism.h names merging before relabelling: the same result, as
+ * the numbering keeps the ids' order.
  *
  * Saving never destroys what prism did not make: a regular file is replaced
  * by renaming a finished temporary file over it, anything else (a device, a
@@ -23,6 +35,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
+#include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -50,6 +65,7 @@
 #define IO_TEMP_NAME_MAX 200 /* bytes of the target's name the temp keeps */
 
 static const char load_fn[] = "prism_csr_load";
+static const char matrix_load_fn[] = "prism_csr_matrix_load";
 static const char save_fn[] = "prism_csr_save_matrix_market";
 
 /* ---- Messages ------------------------------------------------------------ */
@@ -104,12 +120,14 @@ static const char *shown_token(const char *tok, size_t len, char *buf,
 typedef struct reader {
   FILE *f;
   const char *path;
+  const char *fn;       /* the entry point, for messages */
   const char *comments; /* characters that start a comment line */
   char *buf;            /* IO_CHUNK bytes; unread bytes are [begin, end) */
   size_t begin, end;
   int eof;
   uint64_t line;  /* number of the line last returned */
   uint64_t bytes; /* read so far: all of the file once eof is set */
+  char *token;    /* IO_LINE_MAX + 1 bytes: a value, NUL-terminated */
 } reader;
 
 static prism_status io_fail(const reader *r, uint64_t line, prism_status st,
@@ -122,7 +140,7 @@ static prism_status io_fail(const reader *r, uint64_t line, prism_status st,
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return prism__fail(NULL, st, "%s: %s%s: line %llu: %s", load_fn,
+  return prism__fail(NULL, st, "%s: %s%s: line %llu: %s", r->fn,
                      strlen(r->path) > IO_SHOWN_PATH ? "..." : "",
                      shown_path(r->path), (unsigned long long)line, what);
 }
@@ -144,7 +162,7 @@ static prism_status reader_fill(reader *r) {
   r->bytes += got;
   if (got == 0) {
     if (ferror(r->f))
-      return path_fail(load_fn, "read", r->path, errno ? errno : EIO);
+      return path_fail(r->fn, "read", r->path, errno ? errno : EIO);
     r->eof = 1;
   }
   return PRISM_OK;
@@ -297,14 +315,27 @@ static int is_integer(const char *tok, size_t len) {
   return i < len && skip_digits(tok, len, i) == len;
 }
 
+/* [+-]inf, [+-]infinity or [+-]nan (any case): 1 and its value. */
+static int special_value(const char *tok, size_t len, double *value) {
+  int negative = len > 0 && tok[0] == '-';
+  size_t i = len > 0 && (tok[0] == '+' || tok[0] == '-');
+  if (token_is(tok + i, len - i, "inf") ||
+      token_is(tok + i, len - i, "infinity"))
+    *value = negative ? -(double)INFINITY : (double)INFINITY;
+  else if (token_is(tok + i, len - i, "nan"))
+    *value = negative ? -(double)NAN : (double)NAN;
+  else
+    return 0;
+  return 1;
+}
+
 /* A decimal floating-point number as C's strtod reads it (without hex),
  * inf, infinity or nan; checked by hand so the locale cannot matter. */
 static int is_real(const char *tok, size_t len) {
-  size_t i = len > 0 && (tok[0] == '+' || tok[0] == '-');
-  if (token_is(tok + i, len - i, "inf") ||
-      token_is(tok + i, len - i, "infinity") ||
-      token_is(tok + i, len - i, "nan"))
+  double special;
+  if (special_value(tok, len, &special))
     return 1;
+  size_t i = len > 0 && (tok[0] == '+' || tok[0] == '-');
   size_t int_end = skip_digits(tok, len, i), digits = int_end - i;
   i = int_end;
   if (i < len && tok[i] == '.') {
@@ -326,43 +357,219 @@ static int is_real(const char *tok, size_t len) {
   return i == len;
 }
 
+/* ---- What a load asks for ------------------------------------------------ */
+
+/* One load's options, checked, and what its entry point adds. */
+typedef struct load_spec {
+  const char *fn;      /* the entry point, for messages */
+  size_t max_vertices; /* options->max_vertices, at most 2^32 - 1 */
+  size_t max_edges;    /* options->max_edges */
+  int index_base;      /* edge lists: 0 or 1 */
+  int symmetrize, drop_self_loops, merge_duplicates, relabel;
+  size_t value_size; /* 4 (f32) or 8 (f64); 0: a graph, values ignored */
+} load_spec;
+
+/* ---- Values -------------------------------------------------------------- */
+
+/* 1.0 in the load's value type (a pattern entry, an edge without one). */
+static void unit_value(size_t value_size, void *out) {
+  if (value_size == sizeof(float)) {
+    float one = 1.0f;
+    memcpy(out, &one, sizeof one);
+  } else {
+    double one = 1.0;
+    memcpy(out, &one, sizeof one);
+  }
+}
+
+/* Clinger's fast path: a token of m * 10^e with m and 10^|e| both exact in
+ * the value type (m < 2^53 and |e| <= 22 for f64, m < 2^24 and |e| <= 10
+ * for f32) is one correctly rounded multiply or divide, as strtod would
+ * round it. 0 where it does not apply (the caller falls back to strtod),
+ * and wherever arithmetic is not done in the type itself. */
+static int fast_decimal(const char *tok, size_t len, size_t value_size,
+                        void *out) {
+#if FLT_EVAL_METHOD == 0
+  static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  uint64_t m = 0;
+  int digits = 0, negative = tok[0] == '-';
+  long e = 0;
+  size_t i = tok[0] == '+' || tok[0] == '-';
+  for (int frac = 0; i < len; i++) {
+    char c = tok[i];
+    if (c == '.') {
+      frac = 1;
+      continue;
+    }
+    if (c == 'e' || c == 'E')
+      break;
+    if (m == 0 && c == '0') { /* a leading zero */
+      e -= frac;
+      continue;
+    }
+    if (++digits > 19)
+      return 0;
+    m = m * 10 + (uint64_t)(c - '0');
+    e -= frac;
+  }
+  if (i < len) { /* the exponent: the scanner checked its digits */
+    int negative_exp = tok[++i] == '-';
+    i += tok[i] == '+' || tok[i] == '-';
+    long x = 0;
+    for (; i < len; i++)
+      if ((x = x * 10 + (tok[i] - '0')) > 1000)
+        return 0;
+    e += negative_exp ? -x : x;
+  }
+  if (m == 0) { /* a signed zero, whatever the exponent */
+    if (value_size == sizeof(float))
+      memcpy(out, &(float){negative ? -0.0f : 0.0f}, sizeof(float));
+    else
+      memcpy(out, &(double){negative ? -0.0 : 0.0}, sizeof(double));
+    return 1;
+  }
+  long a = e < 0 ? -e : e;
+  if (value_size == sizeof(float)) {
+    if (m > ((uint64_t)1 << 24) || a > 10)
+      return 0;
+    float f = (float)m, p = (float)pow10[a];
+    f = e < 0 ? f / p : f * p;
+    f = negative ? -f : f;
+    memcpy(out, &f, sizeof f);
+    return 1;
+  }
+  if (m > ((uint64_t)1 << 53) || a > 22)
+    return 0;
+  double d = (double)m, p = pow10[a];
+  d = e < 0 ? d / p : d * p;
+  d = negative ? -d : d;
+  memcpy(out, &d, sizeof d);
+  return 1;
+#else
+  (void)tok;
+  (void)len;
+  (void)value_size;
+  (void)out;
+  return 0;
+#endif
+}
+
+/* The value of tok, which is_integer or is_real accepted, rounded to the
+ * nearest value of the load's type (strtof for f32: no double rounding),
+ * by fast_decimal where it can. strtof and strtod see only the digits, sign,
+ * '.' and exponent the scanner let through, under the C locale load_from set. A
+ * finite token that rounds to infinity is refused. */
+static prism_status convert_value(reader *r, const char *tok, size_t len,
+                                  size_t value_size, void *out) {
+  double special;
+  int infinite;
+  if (special_value(tok, len, &special)) {
+    if (value_size == sizeof(float)) {
+      float f = (float)special;
+      memcpy(out, &f, sizeof f);
+    } else {
+      memcpy(out, &special, sizeof special);
+    }
+    return PRISM_OK;
+  }
+  if (fast_decimal(tok, len, value_size, out))
+    return PRISM_OK;
+  memcpy(r->token, tok, len); /* len <= IO_LINE_MAX: a data line's token */
+  r->token[len] = '\0';
+  if (value_size == sizeof(float)) {
+    float f = strtof(r->token, NULL);
+    infinite = isinf(f);
+    memcpy(out, &f, sizeof f);
+  } else {
+    double d = strtod(r->token, NULL);
+    infinite = isinf(d);
+    memcpy(out, &d, sizeof d);
+  }
+  if (!infinite)
+    return PRISM_OK;
+  char shown[64];
+  return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                 "the entry's value %s is too large for %s (it would round "
+                 "to infinity); expected a magnitude of at most %g, or inf",
+                 shown_token(tok, len, shown, sizeof shown),
+                 value_size == sizeof(float) ? "f32" : "f64",
+                 value_size == sizeof(float) ? (double)FLT_MAX : DBL_MAX);
+}
+
 /* ---- Edges as they arrive ------------------------------------------------ */
 
 typedef struct edge_store {
-  uint32_t *pairs; /* count x (source, target) */
+  uint32_t *pairs;       /* count x (source, target) */
+  unsigned char *values; /* count x value_size bytes; NULL for a graph */
+  size_t value_size;
   size_t count, capacity;
   size_t loops;     /* self loops among them */
   int both_ways;    /* each pair is also its reverse (a self loop once) */
+  int drop_loops;   /* self loops are not kept */
   size_t max_edges; /* on directed edges */
 } edge_store;
+
+static edge_store store_for(const load_spec *spec, int both_ways) {
+  edge_store s;
+  memset(&s, 0, sizeof s);
+  s.value_size = spec->value_size;
+  s.both_ways = both_ways;
+  s.drop_loops = spec->drop_self_loops != 0;
+  s.max_edges = spec->max_edges;
+  return s;
+}
+
+static void store_free(edge_store *s) {
+  free(s->pairs);
+  free(s->values);
+  s->pairs = NULL;
+  s->values = NULL;
+}
 
 static size_t store_edges(const edge_store *s) {
   return s->both_ways ? 2 * s->count - s->loops : s->count;
 }
 
+/* Room for one more pair (and its value): the arrays double. */
+static prism_status store_grow(edge_store *s, const reader *r) {
+  size_t cap = s->capacity < IO_FIRST_EDGES ? IO_FIRST_EDGES : s->capacity * 2;
+  if (cap > SIZE_MAX / (2 * sizeof *s->pairs))
+    cap = SIZE_MAX / (2 * sizeof *s->pairs);
+  uint32_t *grown =
+      cap > s->capacity ? realloc(s->pairs, cap * 2 * sizeof *s->pairs) : NULL;
+  if (grown)
+    s->pairs = grown;
+  unsigned char *values =
+      grown && s->value_size ? realloc(s->values, cap * s->value_size) : NULL;
+  if (values)
+    s->values = values;
+  if (!grown || (s->value_size && !values))
+    return io_fail(r, r->line, PRISM_OUT_OF_MEMORY,
+                   "cannot hold more than %zu entries in memory", s->capacity);
+  s->capacity = cap;
+  return PRISM_OK;
+}
+
+/* Keep the entry u -> v (value: value_size bytes, ignored for a graph). */
 static prism_status store_add(edge_store *s, const reader *r, uint32_t u,
-                              uint32_t v) {
+                              uint32_t v, const void *value) {
+  if (s->drop_loops && u == v)
+    return PRISM_OK;
   size_t adds = s->both_ways && u != v ? 2 : 1;
   if (store_edges(s) + adds > s->max_edges)
     return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                    "more than options->max_edges = %zu edges", s->max_edges);
   if (s->count == s->capacity) {
-    size_t cap =
-        s->capacity < IO_FIRST_EDGES ? IO_FIRST_EDGES : s->capacity * 2;
-    if (cap > SIZE_MAX / (2 * sizeof *s->pairs))
-      cap = SIZE_MAX / (2 * sizeof *s->pairs);
-    uint32_t *grown = cap > s->capacity
-                          ? realloc(s->pairs, cap * 2 * sizeof *s->pairs)
-                          : NULL;
-    if (!grown)
-      return io_fail(r, r->line, PRISM_OUT_OF_MEMORY,
-                     "cannot hold more than %zu entries in memory",
-                     s->capacity);
-    s->pairs = grown;
-    s->capacity = cap;
+    prism_status st = store_grow(s, r);
+    if (st != PRISM_OK)
+      return st;
   }
   s->pairs[2 * s->count] = u;
   s->pairs[2 * s->count + 1] = v;
+  if (s->value_size)
+    memcpy(s->values + s->count * s->value_size, value, s->value_size);
   s->count++;
   s->loops += u == v;
   return PRISM_OK;
@@ -394,15 +601,341 @@ static prism_status check_vertex_bound(const reader *r, uint64_t line,
                  PRISM__VERTICES_PER_BYTE);
 }
 
-/* The CSR of the stored edges, sorted by source, each row in arrival
- * order (a pair's reverse arrives with it). */
-static prism_status store_to_csr(const edge_store *s, size_t n, int directed,
-                                 prism_csr *out) {
-  prism_status st = prism__csr_alloc(n, store_edges(s), directed, load_fn, out);
+/* ---- Relabelling --------------------------------------------------------- */
+
+/* The distinct ids of a file (options->relabel), numbered in the order
+ * they first appear while it is read, through an open-addressing table;
+ * renumbered in ascending order once it is read (a radix sort of the
+ * table). Memory follows the distinct ids (16 to 32 bytes each in the
+ * table, with load at most 1/2), never the ids' magnitude. */
+typedef struct id_slot {
+  uint64_t id;
+  uint32_t index; /* provisional index; ID_EMPTY: a free slot */
+} id_slot;
+
+typedef struct id_map {
+  id_slot *slots;
+  size_t slot_count; /* a power of two, at least twice count; or 0 */
+  size_t count;      /* distinct ids so far */
+  size_t max_count;  /* options->max_vertices */
+} id_map;
+
+#define ID_EMPTY UINT32_MAX /* never an index: at most 2^32 - 1 ids */
+#define ID_FIRST_SLOTS 64u  /* the table's first size */
+#define RADIX_BITS 11       /* digit of the ids' sort: 6 passes at most */
+
+static void id_map_free(id_map *m) {
+  free(m->slots);
+  m->slots = NULL;
+}
+
+/* splitmix64's finaliser: ids of a file are often dense or strided. */
+static uint64_t id_hash(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 27;
+  x *= 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/* The slot holding id, or the free one where it would go. */
+static size_t id_probe(const id_slot *slots, size_t slot_count, uint64_t id) {
+  size_t mask = slot_count - 1, i = (size_t)id_hash(id) & mask;
+  while (slots[i].index != ID_EMPTY && slots[i].id != id)
+    i = (i + 1) & mask;
+  return i;
+}
+
+/* Twice the slots, the ids moved over. */
+static prism_status id_map_grow(id_map *m, const reader *r) {
+  size_t slots = m->slot_count ? 2 * m->slot_count : ID_FIRST_SLOTS;
+  id_slot *table =
+      slots <= SIZE_MAX / sizeof *table ? malloc(slots * sizeof *table) : NULL;
+  if (!table)
+    return io_fail(r, r->line, PRISM_OUT_OF_MEMORY,
+                   "cannot hold more than %zu distinct ids in memory "
+                   "(options->relabel)",
+                   m->count);
+  for (size_t i = 0; i < slots; i++)
+    table[i].index = ID_EMPTY;
+  for (size_t i = 0; i < m->slot_count; i++)
+    if (m->slots[i].index != ID_EMPTY)
+      table[id_probe(table, slots, m->slots[i].id)] = m->slots[i];
+  free(m->slots);
+  m->slots = table;
+  m->slot_count = slots;
+  return PRISM_OK;
+}
+
+/* The provisional index of id (as the file writes it), numbering it if it
+ * is new: at most max_count distinct ids. */
+static prism_status id_index(id_map *m, const reader *r, uint64_t id,
+                             uint32_t *index) {
+  if (2 * (m->count + 1) > m->slot_count) {
+    prism_status st = id_map_grow(m, r);
+    if (st != PRISM_OK)
+      return st;
+  }
+  id_slot *slot = &m->slots[id_probe(m->slots, m->slot_count, id)];
+  if (slot->index == ID_EMPTY) {
+    if (m->count >= m->max_count)
+      return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                     "more than options->max_vertices = %zu distinct vertex "
+                     "ids (options->relabel)",
+                     m->max_count);
+    slot->id = id;
+    slot->index = (uint32_t)m->count++;
+  }
+  *index = slot->index;
+  return PRISM_OK;
+}
+
+/* a[0..n) by id: least significant digit first, a pass skipped where
+ * every id has the same digit (ids below 2^33 take 3 passes). */
+static void sort_ids(id_slot *a, id_slot *tmp, size_t n) {
+  enum { DIGITS = 1u << RADIX_BITS };
+  size_t start[DIGITS];
+  id_slot *src = a, *dst = tmp;
+  for (unsigned shift = 0; shift < 64; shift += RADIX_BITS) {
+    memset(start, 0, sizeof start);
+    for (size_t i = 0; i < n; i++)
+      start[(src[i].id >> shift) & (DIGITS - 1)]++;
+    if (n == 0 || start[(src[0].id >> shift) & (DIGITS - 1)] == n)
+      continue;
+    for (size_t d = 0, sum = 0; d < DIGITS; d++) {
+      size_t c = start[d];
+      start[d] = sum;
+      sum += c;
+    }
+    for (size_t i = 0; i < n; i++)
+      dst[start[(src[i].id >> shift) & (DIGITS - 1)]++] = src[i];
+    id_slot *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != a)
+    memcpy(a, src, n * sizeof *a);
+}
+
+/* Renumber the stored pairs densely in ascending id order; the map (dense
+ * index -> id) goes to *map (at least one entry, so never NULL). */
+static prism_status id_map_finish(id_map *m, edge_store *s, const char *fn,
+                                  uint64_t **map) {
+  size_t k = m->count, w = 0;
+  id_slot *ids = m->slots; /* its ids moved to the front */
+  for (size_t i = 0; i < m->slot_count; i++)
+    if (ids[i].index != ID_EMPTY)
+      ids[w++] = ids[i];
+  id_slot *tmp = malloc((k ? k : 1) * sizeof *tmp);
+  uint64_t *sorted = malloc((k ? k : 1) * sizeof *sorted);
+  uint32_t *rank = malloc((k ? k : 1) * sizeof *rank);
+  if (!tmp || !sorted || !rank) {
+    free(tmp);
+    free(sorted);
+    free(rank);
+    return prism__fail(NULL, PRISM_OUT_OF_MEMORY,
+                       "%s: cannot allocate the map of %zu vertex ids "
+                       "(options->relabel)",
+                       fn, k);
+  }
+  sort_ids(ids, tmp, k);
+  free(tmp);
+  for (size_t i = 0; i < k; i++) {
+    sorted[i] = ids[i].id;
+    rank[ids[i].index] = (uint32_t)i;
+  }
+  for (size_t i = 0; i < 2 * s->count; i++)
+    s->pairs[i] = rank[s->pairs[i]];
+  free(rank);
+  *map = sorted;
+  return PRISM_OK;
+}
+
+/* ---- Merging duplicates -------------------------------------------------- */
+
+#define SORT_RUN 16 /* rows this short are sorted by insertion alone */
+
+/* perm[0..n) (indices into col) ordered by column, stably: insertion-sorted
+ * runs, then merged bottom-up between perm and tmp. */
+static void sort_by_column(const uint32_t *col, size_t *perm, size_t *tmp,
+                           size_t n) {
+  for (size_t lo = 0; lo < n; lo += SORT_RUN) {
+    size_t hi = n - lo < SORT_RUN ? n : lo + SORT_RUN;
+    for (size_t i = lo + 1; i < hi; i++) {
+      size_t x = perm[i], j = i;
+      for (; j > lo && col[perm[j - 1]] > col[x]; j--)
+        perm[j] = perm[j - 1];
+      perm[j] = x;
+    }
+  }
+  size_t *src = perm, *dst = tmp;
+  for (size_t width = SORT_RUN; width < n; width *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * width) {
+      size_t mid = n - lo < width ? n : lo + width;
+      size_t hi = n - mid < width ? n : mid + width;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi)
+        dst[k++] = col[src[j]] < col[src[i]] ? src[j++] : src[i++];
+      while (i < mid)
+        dst[k++] = src[i++];
+      while (j < hi)
+        dst[k++] = src[j++];
+    }
+    size_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != perm)
+    memcpy(perm, src, n * sizeof *perm);
+}
+
+static int row_sorted(const uint32_t *col, uint64_t begin, uint64_t end) {
+  for (uint64_t e = begin + 1; e < end; e++)
+    if (col[e] < col[e - 1])
+      return 0;
+  return 1;
+}
+
+/* acc += v in the value type (f32 sums round to f32 at each step). */
+static void add_value(unsigned char *acc, const unsigned char *v,
+                      size_t value_size) {
+  if (value_size == sizeof(float)) {
+    float a, b;
+    memcpy(&a, acc, sizeof a);
+    memcpy(&b, v, sizeof b);
+    a += b;
+    memcpy(acc, &a, sizeof a);
+  } else {
+    double a, b;
+    memcpy(&a, acc, sizeof a);
+    memcpy(&b, v, sizeof b);
+    a += b;
+    memcpy(acc, &a, sizeof a);
+  }
+}
+
+typedef struct row_scratch {
+  size_t *perm, *tmp;
+  uint32_t *col;
+  unsigned char *values;
+} row_scratch;
+
+static void scratch_free(row_scratch *t) {
+  free(t->perm);
+  free(t->tmp);
+  free(t->col);
+  free(t->values);
+}
+
+/* Scratch for the longest row that needs sorting (rows in file order that
+ * are already sorted, as most files write them, need none). */
+static prism_status scratch_alloc(const prism_csr *g, size_t value_size,
+                                  const char *fn, row_scratch *t) {
+  memset(t, 0, sizeof *t);
+  size_t longest = 0;
+  for (size_t u = 0; u < g->num_vertices; u++) {
+    uint64_t b = g->row_offsets[u], e = g->row_offsets[u + 1];
+    if (e - b > longest && !row_sorted(g->col_indices, b, e))
+      longest = (size_t)(e - b);
+  }
+  if (longest == 0)
+    return PRISM_OK;
+  t->perm = malloc(longest * sizeof *t->perm);
+  t->tmp = malloc(longest * sizeof *t->tmp);
+  t->col = malloc(longest * sizeof *t->col);
+  t->values = value_size ? malloc(longest * value_size) : NULL;
+  if (!t->perm || !t->tmp || !t->col || (value_size && !t->values)) {
+    scratch_free(t);
+    return prism__fail(NULL, PRISM_OUT_OF_MEMORY,
+                       "%s: cannot allocate scratch to sort a row of %zu "
+                       "entries (options->merge_duplicates)",
+                       fn, longest);
+  }
+  return PRISM_OK;
+}
+
+/* options->merge_duplicates: each row sorted by column, stably (repeats
+ * stay in file order), then each run of one column made one entry: a
+ * graph keeps one, a matrix the sum of the run's values from left to
+ * right. Compacts the arrays in place. */
+static prism_status merge_duplicates(prism_csr_matrix *m, size_t value_size,
+                                     const char *fn) {
+  prism_csr *g = &m->csr;
+  uint64_t *off = g->row_offsets;
+  uint32_t *col = g->col_indices;
+  unsigned char *val = m->values;
+  row_scratch t;
+  prism_status st = scratch_alloc(g, value_size, fn, &t);
   if (st != PRISM_OK)
     return st;
-  uint64_t *off = out->row_offsets;
-  uint32_t *col = out->col_indices;
+  uint64_t begin = 0, w = 0; /* w: entries kept so far */
+  for (size_t u = 0; u < g->num_vertices; u++) {
+    uint64_t end = off[u + 1], row = w;
+    size_t len = (size_t)(end - begin);
+    const uint32_t *src_col = col + begin;
+    const unsigned char *src_val = val ? val + begin * value_size : NULL;
+    if (!row_sorted(col, begin, end)) {
+      for (size_t i = 0; i < len; i++)
+        t.perm[i] = i;
+      sort_by_column(src_col, t.perm, t.tmp, len);
+      for (size_t i = 0; i < len; i++) {
+        t.col[i] = src_col[t.perm[i]];
+        if (val)
+          memcpy(t.values + i * value_size, src_val + t.perm[i] * value_size,
+                 value_size);
+      }
+      src_col = t.col;
+      src_val = t.values;
+    }
+    /* Writing at w <= begin + i never overtakes what is still to read. */
+    for (size_t i = 0; i < len; i++) {
+      if (w > row && col[w - 1] == src_col[i]) {
+        if (val)
+          add_value(val + (w - 1) * value_size, src_val + i * value_size,
+                    value_size);
+        continue;
+      }
+      col[w] = src_col[i];
+      if (val)
+        memmove(val + w * value_size, src_val + i * value_size, value_size);
+      w++;
+    }
+    off[u + 1] = w;
+    begin = end;
+  }
+  scratch_free(&t);
+  g->num_edges = (size_t)w;
+  /* Give back what merging freed; a failed shrink keeps the larger block. */
+  uint32_t *c = realloc(col, (w ? w : 1) * sizeof *col);
+  if (c)
+    g->col_indices = c;
+  if (val) {
+    unsigned char *v = realloc(val, (w ? w : 1) * value_size);
+    if (v)
+      m->values = v;
+  }
+  return PRISM_OK;
+}
+
+/* ---- The CSR ------------------------------------------------------------- */
+
+/* The CSR of the stored edges, sorted by source, each row in arrival
+ * order (a pair's reverse arrives with it), with their values. */
+static prism_status store_to_csr(const edge_store *s, size_t n, const char *fn,
+                                 prism_csr_matrix *out) {
+  size_t m = store_edges(s), vs = s->value_size;
+  prism_status st = prism__csr_alloc(n, m, !s->both_ways, fn, &out->csr);
+  if (st != PRISM_OK)
+    return st;
+  unsigned char *val = NULL;
+  if (vs && !(val = m <= SIZE_MAX / vs ? malloc((m ? m : 1) * vs) : NULL)) {
+    prism_csr_free(&out->csr);
+    return prism__fail(NULL, PRISM_OUT_OF_MEMORY,
+                       "%s: cannot allocate the values of %zu entries", fn, m);
+  }
+  out->values = val;
+  uint64_t *off = out->csr.row_offsets;
+  uint32_t *col = out->csr.col_indices;
   const uint32_t *p = s->pairs;
   memset(off, 0, (n + 1) * sizeof *off);
   for (size_t i = 0; i < s->count; i++) {
@@ -415,14 +948,41 @@ static prism_status store_to_csr(const edge_store *s, size_t n, int directed,
   /* off[v] walks row v; afterwards it holds row v + 1's start. */
   for (size_t i = 0; i < s->count; i++) {
     uint32_t u = p[2 * i], v = p[2 * i + 1];
+    if (val)
+      memcpy(val + off[u] * vs, s->values + i * vs, vs);
     col[off[u]++] = v;
-    if (s->both_ways && u != v)
+    if (s->both_ways && u != v) {
+      if (val)
+        memcpy(val + off[v] * vs, s->values + i * vs, vs);
       col[off[v]++] = u;
+    }
   }
   for (size_t v = n; v > 0; v--)
     off[v] = off[v - 1];
   off[0] = 0;
   return PRISM_OK;
+}
+
+/* What both formats do once the file is read: relabel (n and cols are the
+ * shape without it), build the CSR, merge duplicates. out owns what it
+ * holds even on failure. */
+static prism_status finish_load(const load_spec *spec, edge_store *s,
+                                id_map *ids, size_t n, size_t cols,
+                                prism_csr_matrix *out) {
+  uint64_t *map = NULL;
+  prism_status st;
+  if (spec->relabel) {
+    if ((st = id_map_finish(ids, s, spec->fn, &map)) != PRISM_OK)
+      return st;
+    n = cols = ids->count;
+  }
+  out->ids = map;
+  if ((st = store_to_csr(s, n, spec->fn, out)) != PRISM_OK)
+    return st;
+  out->num_cols = cols;
+  if (spec->merge_duplicates)
+    st = merge_duplicates(out, spec->value_size, spec->fn);
+  return st;
 }
 
 /* ---- Matrix Market ------------------------------------------------------- */
@@ -431,10 +991,6 @@ static const char mm_banner_expected[] =
     "the banner '%%MatrixMarket matrix coordinate ...'";
 
 typedef enum mm_field { MM_PATTERN, MM_INTEGER, MM_REAL } mm_field;
-
-typedef struct limits {
-  size_t max_vertices, max_edges;
-} limits;
 
 /* The first non-blank line; *got 0 at the end of the file. */
 static prism_status next_content_line(reader *r, cursor *c, int skip_comments,
@@ -581,41 +1137,55 @@ static prism_status expect_end(reader *r, cursor *c, const char *instead) {
                  instead, shown_token(tok, len, shown, sizeof shown));
 }
 
-static prism_status mm_size_line(reader *r, const limits *lim, uint64_t *rows,
+/* The size line: rows x cols within the limits. A graph, a symmetric
+ * file, symmetrize and relabel need a square matrix. */
+static prism_status mm_size_line(reader *r, const load_spec *spec,
+                                 int symmetric, uint64_t *rows, uint64_t *cols,
                                  uint64_t *entries, uint64_t *line) {
   cursor c;
-  uint64_t cols;
   prism_status st =
       require_line(r, &c, 1, "the size line 'rows columns entries'");
   if (st != PRISM_OK)
     return st;
   *line = r->line;
   if ((st = read_count(r, &c, "the number of rows", rows)) != PRISM_OK ||
-      (st = read_count(r, &c, "the number of columns", &cols)) != PRISM_OK ||
+      (st = read_count(r, &c, "the number of columns", cols)) != PRISM_OK ||
       (st = read_count(r, &c, "the number of entries", entries)) != PRISM_OK ||
       (st = expect_end(r, &c, "the end of the size line")) != PRISM_OK)
     return st;
-  if (*rows != cols)
+  const char *square = !spec->value_size  ? "(rows = columns) for a graph"
+                       : symmetric        ? "for a symmetric matrix"
+                       : spec->symmetrize ? "for options->symmetrize"
+                       : spec->relabel
+                           ? "for options->relabel (rows and columns are "
+                             "numbered as one set of ids)"
+                           : NULL;
+  if (*rows != *cols && square)
     return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
-                   "the matrix is %llu x %llu; expected a square matrix "
-                   "(rows = columns) for a graph",
-                   (unsigned long long)*rows, (unsigned long long)cols);
-  if (*rows > lim->max_vertices)
+                   "the matrix is %llu x %llu; expected a square matrix %s",
+                   (unsigned long long)*rows, (unsigned long long)*cols,
+                   square);
+  if (*rows > spec->max_vertices)
     return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                    "%llu rows; expected at most %zu vertices "
                    "(options->max_vertices, at most 2^32 - 1)",
-                   (unsigned long long)*rows, lim->max_vertices);
-  if (*entries > lim->max_edges)
+                   (unsigned long long)*rows, spec->max_vertices);
+  if (*cols > spec->max_vertices)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "%llu columns; expected at most %zu "
+                   "(options->max_vertices, at most 2^32 - 1)",
+                   (unsigned long long)*cols, spec->max_vertices);
+  if (*entries > spec->max_edges)
     return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                    "%llu entries declared; expected at most "
                    "options->max_edges = %zu",
-                   (unsigned long long)*entries, lim->max_edges);
+                   (unsigned long long)*entries, spec->max_edges);
   return PRISM_OK;
 }
 
-/* A 1-based index token, within [1, rows]; *index is 0-based. */
+/* A 1-based index token, within [1, bound], as the file writes it. */
 static prism_status mm_index(reader *r, cursor *c, const char *what,
-                             uint64_t rows, uint32_t *index) {
+                             uint64_t bound, uint64_t *index) {
   char shown[64];
   const char *tok;
   size_t len;
@@ -625,24 +1195,30 @@ static prism_status mm_index(reader *r, cursor *c, const char *what,
   if (k == NUMBER_BAD || k == NUMBER_NEGATIVE)
     return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                    "expected %s (an integer from 1 to %llu), found %s", what,
-                   (unsigned long long)rows,
+                   (unsigned long long)bound,
                    shown_token(tok, len, shown, sizeof shown));
-  if (k == NUMBER_TOO_LARGE || v == 0 || v > rows)
+  if (k == NUMBER_TOO_LARGE || v == 0 || v > bound)
     return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                    "%s %s is out of range; expected 1 to %llu (Matrix "
                    "Market indices start at 1)",
                    what, shown_token(tok, len, shown, sizeof shown),
-                   (unsigned long long)rows);
-  *index = (uint32_t)(v - 1);
+                   (unsigned long long)bound);
+  *index = v;
   return PRISM_OK;
 }
 
-static prism_status mm_value(reader *r, cursor *c, mm_field field) {
+/* The entry's value (checked; converted into value for a matrix), then the
+ * end of the line. */
+static prism_status mm_value(reader *r, cursor *c, mm_field field,
+                             size_t value_size, void *value) {
   char shown[64];
   const char *tok;
   size_t len;
-  if (field == MM_PATTERN)
+  if (field == MM_PATTERN) {
+    if (value_size)
+      unit_value(value_size, value);
     return expect_end(r, c, "the end of a pattern entry ('row column')");
+  }
   next_token(c, &tok, &len);
   int ok = field == MM_INTEGER ? is_integer(tok, len) : is_real(tok, len);
   if (!ok)
@@ -650,63 +1226,88 @@ static prism_status mm_value(reader *r, cursor *c, mm_field field) {
                    "expected the entry's value (%s), found %s",
                    field == MM_INTEGER ? "an integer" : "a real number",
                    shown_token(tok, len, shown, sizeof shown));
+  prism_status st =
+      value_size ? convert_value(r, tok, len, value_size, value) : PRISM_OK;
+  if (st != PRISM_OK)
+    return st;
   return expect_end(r, c, "the end of the entry ('row column value')");
 }
 
-static prism_status load_matrix_market(reader *r, const limits *lim,
-                                       int symmetrize, prism_csr *out) {
+/* Row and column (1-based, as written) as the indices the store keeps. */
+static prism_status entry_indices(reader *r, const load_spec *spec, id_map *ids,
+                                  uint64_t u, uint64_t v, int base,
+                                  uint32_t *iu, uint32_t *iv) {
+  if (!spec->relabel) {
+    *iu = (uint32_t)(u - (uint64_t)base);
+    *iv = (uint32_t)(v - (uint64_t)base);
+    return PRISM_OK;
+  }
+  prism_status st = id_index(ids, r, u, iu);
+  return st != PRISM_OK ? st : id_index(ids, r, v, iv);
+}
+
+static prism_status load_matrix_market(reader *r, const load_spec *spec,
+                                       prism_csr_matrix *out) {
   mm_field field = MM_PATTERN;
   int symmetric = 0;
-  uint64_t rows = 0, declared = 0, size_line = 0;
+  uint64_t rows = 0, cols = 0, declared = 0, size_line = 0, read = 0;
   prism_status st = mm_banner_line(r, &field, &symmetric);
-  if (st != PRISM_OK ||
-      (st = mm_size_line(r, lim, &rows, &declared, &size_line)) != PRISM_OK)
+  if (st != PRISM_OK || (st = mm_size_line(r, spec, symmetric, &rows, &cols,
+                                           &declared, &size_line)) != PRISM_OK)
     return st;
-  edge_store s = {NULL, 0, 0, 0, symmetric || symmetrize, lim->max_edges};
+  edge_store s = store_for(spec, symmetric || spec->symmetrize);
+  id_map ids = {NULL, 0, 0, spec->max_vertices};
   for (;;) {
     cursor c;
     int got;
-    uint32_t u, v;
+    uint64_t u, v;
+    uint32_t iu, iv;
+    double value; /* value_size bytes of it */
     if ((st = next_content_line(r, &c, 1, &got)) != PRISM_OK)
       break;
     if (!got) {
-      if (s.count < declared)
+      if (read < declared)
         st = io_fail(r, r->line + 1, PRISM_INVALID_ARGUMENT,
-                     "expected entry %zu of the %llu declared on line %llu, "
+                     "expected entry %llu of the %llu declared on line %llu, "
                      "found end of file",
-                     s.count + 1, (unsigned long long)declared,
+                     (unsigned long long)read + 1, (unsigned long long)declared,
                      (unsigned long long)size_line);
       break;
     }
-    if (s.count == declared) {
+    if (read == declared) {
       st = io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                    "more entries than the %llu declared on line %llu; "
                    "expected end of file",
                    (unsigned long long)declared, (unsigned long long)size_line);
       break;
     }
+    read++;
     if ((st = mm_index(r, &c, "a row index", rows, &u)) != PRISM_OK ||
-        (st = mm_index(r, &c, "a column index", rows, &v)) != PRISM_OK ||
-        (st = mm_value(r, &c, field)) != PRISM_OK ||
-        (st = store_add(&s, r, u, v)) != PRISM_OK)
+        (st = mm_index(r, &c, "a column index", cols, &v)) != PRISM_OK ||
+        (st = mm_value(r, &c, field, spec->value_size, &value)) != PRISM_OK ||
+        (st = entry_indices(r, spec, &ids, u, v, 1, &iu, &iv)) != PRISM_OK ||
+        (st = store_add(&s, r, iu, iv, &value)) != PRISM_OK)
       break;
   }
-  if (st == PRISM_OK)
+  if (st == PRISM_OK && !spec->relabel)
     st = check_vertex_bound(r, size_line, rows, "the rows declared");
   if (st == PRISM_OK)
-    st = store_to_csr(&s, (size_t)rows, !s.both_ways, out);
-  free(s.pairs);
+    st = finish_load(spec, &s, &ids, (size_t)rows, (size_t)cols, out);
+  store_free(&s);
+  id_map_free(&ids);
   return st;
 }
 
 /* ---- Edge lists ---------------------------------------------------------- */
 
-static prism_status edge_id(reader *r, cursor *c, const char *what, int base,
-                            const limits *lim, uint32_t *id) {
+/* A vertex id as the file writes it: at least options->index_base and,
+ * unless the load relabels, an index below options->max_vertices. */
+static prism_status edge_id(reader *r, cursor *c, const char *what,
+                            const load_spec *spec, uint64_t *id) {
   char shown[64];
   const char *tok;
   size_t len;
-  uint64_t v = 0;
+  uint64_t v = 0, base = (uint64_t)spec->index_base;
   next_token(c, &tok, &len);
   number_kind k = parse_u64(tok, len, &v);
   if (k == NUMBER_BAD)
@@ -717,25 +1318,36 @@ static prism_status edge_id(reader *r, cursor *c, const char *what, int base,
     return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                    "%s %s is negative; expected a non-negative integer", what,
                    shown_token(tok, len, shown, sizeof shown));
-  if (k == NUMBER_OK && v < (uint64_t)base)
+  if (k == NUMBER_OK && v < base)
     return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                    "%s 0 in a 1-based edge list (options->index_base = 1); "
                    "expected ids from 1",
                    what);
-  if (k == NUMBER_TOO_LARGE || v - (uint64_t)base >= lim->max_vertices)
+  if (k == NUMBER_TOO_LARGE && spec->relabel)
+    return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
+                   "%s %s is out of range; expected at most %llu", what,
+                   shown_token(tok, len, shown, sizeof shown),
+                   (unsigned long long)UINT64_MAX);
+  if (!spec->relabel &&
+      (k == NUMBER_TOO_LARGE || v - base >= spec->max_vertices))
     return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                    "%s %s is out of range; expected at most %zu vertices "
                    "(options->max_vertices, at most 2^32 - 1)",
                    what, shown_token(tok, len, shown, sizeof shown),
-                   lim->max_vertices);
-  *id = (uint32_t)(v - (uint64_t)base);
+                   spec->max_vertices);
+  *id = v;
   return PRISM_OK;
 }
 
-/* Further columns (weights, timestamps) are numbers, ignored. */
-static prism_status edge_extra(reader *r, cursor *c) {
+/* Further columns are numbers. A matrix takes the first as the entry's
+ * value (1.0 without one); the rest (timestamps), like all of them for a
+ * graph, are ignored. */
+static prism_status edge_extra(reader *r, cursor *c, size_t value_size,
+                               void *value) {
   char shown[64];
-  for (;;) {
+  if (value_size)
+    unit_value(value_size, value);
+  for (int first = 1;; first = 0) {
     const char *tok;
     size_t len;
     next_token(c, &tok, &len);
@@ -745,23 +1357,32 @@ static prism_status edge_extra(reader *r, cursor *c) {
       return io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                      "expected end of line (or a number: a weight), found %s",
                      shown_token(tok, len, shown, sizeof shown));
+    if (first && value_size) {
+      prism_status st = convert_value(r, tok, len, value_size, value);
+      if (st != PRISM_OK)
+        return st;
+    }
   }
 }
 
-static prism_status load_edge_list(reader *r, const limits *lim, int base,
-                                   int symmetrize, prism_csr *out) {
-  edge_store s = {NULL, 0, 0, 0, symmetrize, lim->max_edges};
+static prism_status load_edge_list(reader *r, const load_spec *spec,
+                                   prism_csr_matrix *out) {
+  edge_store s = store_for(spec, spec->symmetrize);
+  id_map ids = {NULL, 0, 0, spec->max_vertices};
   uint32_t max_id = 0;
   uint64_t max_line = 0; /* where max_id was first seen */
+  uint64_t read = 0;     /* edge lines */
   prism_status st;
   for (;;) {
     cursor c;
     int got;
-    uint32_t u, v;
+    uint64_t u, v;
+    uint32_t iu, iv;
+    double value; /* value_size bytes of it */
     if ((st = next_content_line(r, &c, 0, &got)) != PRISM_OK)
       break;
     if (!got) {
-      if (s.count == 0)
+      if (read == 0)
         st = io_fail(r, r->line + 1, PRISM_INVALID_ARGUMENT,
                      "expected an edge (two vertex ids), found end of file; "
                      "the file holds no edges");
@@ -771,7 +1392,7 @@ static prism_status load_edge_list(reader *r, const limits *lim, int base,
       const char *tok;
       size_t len;
       next_token(&c, &tok, &len);
-      if (s.count == 0 && token_is(tok, len, "%%matrixmarket")) {
+      if (read == 0 && token_is(tok, len, "%%matrixmarket")) {
         st = io_fail(r, r->line, PRISM_INVALID_ARGUMENT,
                      "a Matrix Market banner; expected an edge list (load "
                      "it as PRISM_GRAPH_MATRIX_MARKET or AUTO)");
@@ -779,29 +1400,33 @@ static prism_status load_edge_list(reader *r, const limits *lim, int base,
       }
       continue;
     }
-    if ((st = edge_id(r, &c, "the source vertex id", base, lim, &u)) !=
+    read++;
+    if ((st = edge_id(r, &c, "the source vertex id", spec, &u)) != PRISM_OK ||
+        (st = edge_id(r, &c, "the target vertex id", spec, &v)) != PRISM_OK ||
+        (st = edge_extra(r, &c, spec->value_size, &value)) != PRISM_OK ||
+        (st = entry_indices(r, spec, &ids, u, v, spec->index_base, &iu, &iv)) !=
             PRISM_OK ||
-        (st = edge_id(r, &c, "the target vertex id", base, lim, &v)) !=
-            PRISM_OK ||
-        (st = edge_extra(r, &c)) != PRISM_OK ||
-        (st = store_add(&s, r, u, v)) != PRISM_OK)
+        (st = store_add(&s, r, iu, iv, &value)) != PRISM_OK)
       break;
-    uint32_t hi = u > v ? u : v;
+    /* A dropped self loop still names its vertex. */
+    uint32_t hi = iu > iv ? iu : iv;
     if (hi > max_id || max_line == 0) {
       max_id = hi;
       max_line = r->line;
     }
   }
-  if (st == PRISM_OK)
+  if (st == PRISM_OK && !spec->relabel)
     st = check_vertex_bound(r, max_line, (uint64_t)max_id + 1,
                             "the largest id + 1");
   if (st == PRISM_OK)
-    st = store_to_csr(&s, (size_t)max_id + 1, !symmetrize, out);
-  free(s.pairs);
+    st = finish_load(spec, &s, &ids, (size_t)max_id + 1, (size_t)max_id + 1,
+                     out);
+  store_free(&s);
+  id_map_free(&ids);
   return st;
 }
 
-/* ---- prism_csr_load ------------------------------------------------------ */
+/* ---- prism_csr_load and prism_csr_matrix_load ---------------------------- */
 
 void prism_load_options_init(prism_load_options *options) {
   if (!options)
@@ -812,6 +1437,9 @@ void prism_load_options_init(prism_load_options *options) {
   options->symmetrize = 0;
   options->max_vertices = PRISM__CSR_MAX_VERTICES;
   options->max_edges = (size_t)1 << 34;
+  options->drop_self_loops = 0;
+  options->merge_duplicates = 0;
+  options->relabel = 0;
 }
 
 /* Skip the blank space (blank lines too) before the file's first content,
@@ -840,21 +1468,9 @@ static prism_graph_format detect_format(const reader *r) {
              : PRISM_GRAPH_EDGE_LIST;
 }
 
-static prism_status check_load_options(const prism_load_options *o) {
-  if (o->format != PRISM_GRAPH_AUTO && o->format != PRISM_GRAPH_MATRIX_MARKET &&
-      o->format != PRISM_GRAPH_EDGE_LIST)
-    return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
-                       "%s: options->format = %d is not a prism_graph_format",
-                       load_fn, (int)o->format);
-  if (o->index_base != 0 && o->index_base != 1)
-    return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
-                       "%s: options->index_base = %d; must be 0 or 1", load_fn,
-                       o->index_base);
-  return PRISM_OK;
-}
-
-static prism_status load_file(reader *r, const prism_load_options *o,
-                              prism_csr *out) {
+static prism_status load_file(reader *r, const load_spec *spec,
+                              prism_graph_format format,
+                              prism_csr_matrix *out) {
   prism_status st = reader_fill(r);
   if (st != PRISM_OK)
     return st;
@@ -866,78 +1482,177 @@ static prism_status load_file(reader *r, const prism_load_options *o,
     r->begin = 3; /* a UTF-8 byte order mark */
   if ((st = skip_leading_blanks(r)) != PRISM_OK)
     return st;
-  limits lim = {o->max_vertices < PRISM__CSR_MAX_VERTICES
-                    ? o->max_vertices
-                    : PRISM__CSR_MAX_VERTICES,
-                o->max_edges};
-  prism_graph_format format =
-      o->format == PRISM_GRAPH_AUTO ? detect_format(r) : o->format;
+  if (format == PRISM_GRAPH_AUTO)
+    format = detect_format(r);
   if (format == PRISM_GRAPH_MATRIX_MARKET) {
     r->comments = "%";
-    return load_matrix_market(r, &lim, o->symmetrize, out);
+    return load_matrix_market(r, spec, out);
   }
   r->comments = "#%";
-  return load_edge_list(r, &lim, o->index_base, o->symmetrize, out);
+  return load_edge_list(r, spec, out);
 }
 
-/* The checks every load starts with: out zeroed first, then name (the
- * path, or what a stream is called) and the options (NULL: defaults). */
-static prism_status load_args(const char *name, const char *name_arg,
+/* The checks every load starts with (out is zeroed by the caller): name
+ * (the path, or what a stream is called) and the options (NULL:
+ * defaults), into spec and *format. */
+static prism_status load_args(const char *fn, const char *name,
+                              const char *name_arg,
                               const prism_load_options *options,
-                              prism_load_options *o, prism_csr *out) {
-  if (!out)
-    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: out is NULL", load_fn);
-  memset(out, 0, sizeof *out);
+                              size_t value_size, load_spec *spec,
+                              prism_graph_format *format) {
   if (!name)
-    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: %s is NULL", load_fn,
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: %s is NULL", fn,
                        name_arg);
+  prism_load_options o;
   if (options)
-    *o = *options;
+    o = *options;
   else
-    prism_load_options_init(o);
-  return check_load_options(o);
+    prism_load_options_init(&o);
+  if (o.format != PRISM_GRAPH_AUTO && o.format != PRISM_GRAPH_MATRIX_MARKET &&
+      o.format != PRISM_GRAPH_EDGE_LIST)
+    return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
+                       "%s: options->format = %d is not a prism_graph_format",
+                       fn, (int)o.format);
+  if (o.index_base != 0 && o.index_base != 1)
+    return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
+                       "%s: options->index_base = %d; must be 0 or 1", fn,
+                       o.index_base);
+  memset(spec, 0, sizeof *spec);
+  spec->fn = fn;
+  spec->max_vertices = o.max_vertices < PRISM__CSR_MAX_VERTICES
+                           ? o.max_vertices
+                           : PRISM__CSR_MAX_VERTICES;
+  spec->max_edges = o.max_edges;
+  spec->index_base = o.index_base;
+  spec->symmetrize = o.symmetrize != 0;
+  spec->drop_self_loops = o.drop_self_loops != 0;
+  spec->merge_duplicates = o.merge_duplicates != 0;
+  spec->relabel = o.relabel != 0;
+  spec->value_size = value_size;
+  *format = o.format;
+  return PRISM_OK;
 }
 
-static prism_status load_from(FILE *f, const char *name,
-                              const prism_load_options *o, prism_csr *out) {
+/* Values are converted under the C locale (convert_value), set for this
+ * thread only while the file is read. */
+static prism_status load_from(FILE *f, const char *name, const load_spec *spec,
+                              prism_graph_format format,
+                              prism_csr_matrix *out) {
   reader r;
   memset(&r, 0, sizeof r);
   r.f = f;
   r.path = name;
+  r.fn = spec->fn;
   r.comments = "%";
-  if (!(r.buf = malloc(IO_CHUNK)))
-    return no_buffer(load_fn);
-  prism_status st = load_file(&r, o, out);
+  r.buf = malloc(IO_CHUNK);
+  r.token = spec->value_size ? malloc(IO_LINE_MAX + 1) : NULL;
+  locale_t c_locale =
+      spec->value_size ? newlocale(LC_NUMERIC_MASK, "C", (locale_t)0) : NULL;
+  prism_status st = PRISM_OK;
+  if (!r.buf || (spec->value_size && (!r.token || !c_locale))) {
+    st = no_buffer(spec->fn);
+  } else {
+    locale_t caller = c_locale ? uselocale(c_locale) : NULL;
+    st = load_file(&r, spec, format, out);
+    if (c_locale)
+      uselocale(caller);
+  }
+  if (c_locale)
+    freelocale(c_locale);
+  free(r.token);
   free(r.buf);
   if (st != PRISM_OK)
-    prism_csr_free(out);
+    prism_csr_matrix_free(out);
+  return st;
+}
+
+/* Open name as a path (open_name) or read f, and load it; a graph keeps only
+ * the CSR. */
+static prism_status load_graph(FILE *f, int open_name, const char *name,
+                               const char *name_arg,
+                               const prism_load_options *options,
+                               prism_csr *out) {
+  if (!out)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: out is NULL", load_fn);
+  memset(out, 0, sizeof *out);
+  load_spec spec;
+  prism_graph_format format = PRISM_GRAPH_AUTO;
+  prism_status st =
+      load_args(load_fn, name, name_arg, options, 0, &spec, &format);
+  if (st != PRISM_OK)
+    return st;
+  FILE *opened = NULL;
+  if (open_name && !(f = opened = fopen(name, "rb")))
+    return path_fail(load_fn, "open", name, errno);
+  if (!f)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: f is NULL", load_fn);
+  prism_csr_matrix m;
+  memset(&m, 0, sizeof m);
+  st = load_from(f, name, &spec, format, &m);
+  if (opened)
+    fclose(opened);
+  if (st == PRISM_OK) {
+    *out = m.csr;
+    free(m.ids); /* a relabelled graph drops the map */
+  }
   return st;
 }
 
 prism_status prism__csr_load_stream(FILE *f, const char *name,
                                     const prism_load_options *options,
                                     prism_csr *out) {
-  prism_load_options o;
-  prism_status st = load_args(name, "name", options, &o, out);
-  if (st != PRISM_OK)
-    return st;
-  if (!f)
-    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: f is NULL", load_fn);
-  return load_from(f, name, &o, out);
+  return load_graph(f, 0, name, "name", options, out);
 }
 
 prism_status prism_csr_load(const char *path, const prism_load_options *options,
                             prism_csr *out) {
-  prism_load_options o;
-  prism_status st = load_args(path, "path", options, &o, out);
+  return load_graph(NULL, 1, path, "path", options, out);
+}
+
+static prism_status load_matrix(FILE *f, int open_name, const char *name,
+                                const char *name_arg,
+                                const prism_load_options *options,
+                                prism_type value_type, prism_csr_matrix *out) {
+  const char *fn = matrix_load_fn;
+  if (!out)
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: out is NULL", fn);
+  memset(out, 0, sizeof *out);
+  if (value_type != PRISM_F32 && value_type != PRISM_F64)
+    return prism__fail(NULL, PRISM_INVALID_ARGUMENT,
+                       "%s: value_type = %d (%s); must be PRISM_F32 or "
+                       "PRISM_F64",
+                       fn, (int)value_type, prism_type_name(value_type));
+  load_spec spec;
+  prism_graph_format format = PRISM_GRAPH_AUTO;
+  prism_status st = load_args(fn, name, name_arg, options,
+                              prism_type_size(value_type), &spec, &format);
   if (st != PRISM_OK)
     return st;
-  FILE *f = fopen(path, "rb");
+  FILE *opened = NULL;
+  if (open_name && !(f = opened = fopen(name, "rb")))
+    return path_fail(fn, "open", name, errno);
   if (!f)
-    return path_fail(load_fn, "open", path, errno);
-  st = load_from(f, path, &o, out);
-  fclose(f);
+    return prism__fail(NULL, PRISM_NULL_POINTER, "%s: f is NULL", fn);
+  st = load_from(f, name, &spec, format, out);
+  if (opened)
+    fclose(opened);
+  if (st == PRISM_OK)
+    out->value_type = value_type;
   return st;
+}
+
+prism_status prism__csr_matrix_load_stream(FILE *f, const char *name,
+                                           const prism_load_options *options,
+                                           prism_type value_type,
+                                           prism_csr_matrix *out) {
+  return load_matrix(f, 0, name, "name", options, value_type, out);
+}
+
+prism_status prism_csr_matrix_load(const char *path,
+                                   const prism_load_options *options,
+                                   prism_type value_type,
+                                   prism_csr_matrix *out) {
+  return load_matrix(NULL, 1, path, "path", options, value_type, out);
 }
 
 /* ---- Saving -------------------------------------------------------------- */
