@@ -75,10 +75,12 @@ typedef struct entry {
                        const variant *v);
 } entry;
 
-/* A path graph for prism_bfs, made on the context under test. */
+/* A path graph for prism_bfs and its matrix (f32 ones) for prism_spmv,
+ * made on the context under test. */
 struct fixture {
   prism_context *ctx, *other;
   prism_graph *graph;
+  prism_matrix *matrix;
 };
 
 static const prism_value bad_value = {.u32 = 99};
@@ -289,6 +291,12 @@ static prism_status call_bfs(fixture *f, prism_context *ctx, prism_buffer **b,
   (void)v;
   prism_bfs_result r;
   return prism_bfs(ctx, f->graph, 0, b[0], b[1], NULL, &r);
+}
+
+static prism_status call_spmv(fixture *f, prism_context *ctx, prism_buffer **b,
+                              const variant *v) {
+  (void)v;
+  return prism_spmv(ctx, 1.0, f->matrix, b[0], 0.5, b[1]);
 }
 
 /* ---- The table ----------------------------------------------------------- */
@@ -546,6 +554,17 @@ static const entry entries[] = {
      {0},
      0,
      call_bfs},
+    {"prism_spmv",
+     0,
+     2,
+     {IN("x"), OUT("y")},
+     {0},
+     0,
+     {0},
+     0,
+     {0},
+     0,
+     call_spmv},
 };
 
 #define ENTRIES (sizeof entries / sizeof entries[0])
@@ -913,12 +932,20 @@ static fixture open_fixture(void) {
   prism_csr path;
   cr_assert_eq(prism_csr_path(N, &path), PRISM_OK);
   HARNESS_OK(f.ctx, prism_graph_create(f.ctx, &path, &f.graph));
+  float *ones = harness_malloc(path.num_edges * sizeof *ones);
+  for (size_t z = 0; z < path.num_edges; z++)
+    ones[z] = 1.0f;
+  prism_csr_matrix m = {
+      .csr = path, .num_cols = N, .value_type = PRISM_F32, .values = ones};
+  HARNESS_OK(f.ctx, prism_matrix_create(f.ctx, &m, &f.matrix));
+  free(ones);
   prism_csr_free(&path);
   return f;
 }
 
 static void close_fixture(fixture *f) {
   prism_graph_destroy(f->graph);
+  prism_matrix_destroy(f->matrix);
   prism_context_destroy(f->other);
   prism_context_destroy(f->ctx);
 }
