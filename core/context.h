@@ -64,10 +64,10 @@ struct prism_context_s {
   void *impl;
   prism__device_info info;
 
-  prism_buffer *buffers; /* released at destroy if the caller did not */
-  prism_graph *graphs;   /* likewise */
+  prism_buffer *buffers;  /* released at destroy if the caller did not */
+  prism_graph *graphs;    /* likewise */
   prism_matrix *matrices; /* likewise */
-  prism_event *events;   /* likewise */
+  prism_event *events;    /* likewise */
 
   /* The thread inside a call on the context (core/handles.h), 0 if none,
    * and how deeply it has entered (calls that make other calls). */

@@ -2,10 +2,10 @@
 /*
  * Which handles are live, and which thread is inside a context.
  *
- * Handles (contexts, buffers, graphs, matrices, events) are pointers to structs that core
- * frees at destroy. Deciding whether a pointer the caller passes is still
- * a live handle must not read it: a process-wide registry of live handles,
- * keyed by address, answers without touching the object. A handle's
+ * Handles (contexts, buffers, graphs, matrices, events) are pointers to structs
+ * that core frees at destroy. Deciding whether a pointer the caller passes is
+ * still a live handle must not read it: a process-wide registry of live
+ * handles, keyed by address, answers without touching the object. A handle's
  * address can be given to a new object after destroy; a stale handle then
  * names that object (as with any pointer handle), but nothing ever reads
  * freed memory.
