@@ -294,4 +294,6 @@ extern "C" const prism__backend prism__backend_cuda = {
     prism__cuda_event_release,
     prism__cuda_spmv_tile_items,
     prism__cuda_spmv,
+    prism__cuda_transpose,
+    prism__cuda_stencil,
 };

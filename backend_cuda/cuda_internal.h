@@ -80,8 +80,8 @@ prism_status prism__cuda_read_result(prism_context *ctx, prism__cuda_ctx *c,
 
 /* Vtable members defined outside cuda_backend.cu (memory.cu, reduce.cu,
  * scan.cu, sort.cu, gather_scatter.cu, histogram.cu, select.cu,
- * segmented.cu, bfs.cu, spmv.cu, cuda_interop.cu); see core/backend.h for their
- * contracts. */
+ * segmented.cu, bfs.cu, spmv.cu, transpose.cu, stencil.cu, cuda_interop.cu);
+ * see core/backend.h for their contracts. */
 prism_status prism__cuda_mem_alloc(prism_context *ctx, size_t bytes,
                                    void **native);
 void prism__cuda_mem_free(prism_context *ctx, void *native);
@@ -119,6 +119,10 @@ prism_status prism__cuda_queue_wait(prism_context *ctx, void *native);
 void prism__cuda_event_release(prism_context *ctx, void *native);
 size_t prism__cuda_spmv_tile_items(prism_context *ctx, prism_type type);
 prism_status prism__cuda_spmv(prism_context *ctx, const prism__spmv_args *args);
+prism_status prism__cuda_transpose(prism_context *ctx,
+                                   const prism__transpose_args *args);
+prism_status prism__cuda_stencil(prism_context *ctx,
+                                 const prism__stencil_args *args);
 
 #ifdef __cplusplus
 }

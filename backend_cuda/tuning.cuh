@@ -446,6 +446,42 @@ static_assert(SPMV_THREADS % WARP_THREADS == 0 &&
 static_assert(SPMV_FIX_THREADS % WARP_THREADS == 0,
               "spmv fix-up blocks are whole warps");
 
+/* Transpose (transpose.cu): a block of TRANSPOSE_THREADS moves one tile of
+ * TRANSPOSE_TILE elements through shared memory: TRANSPOSE_SIDE x
+ * TRANSPOSE_SIDE for square-ish matrices, a full row of the short side by
+ * TRANSPOSE_TILE / that side for skinny ones (both powers of two), each
+ * thread TRANSPOSE_TILE / TRANSPOSE_THREADS loads in flight, registers
+ * capped for TRANSPOSE_MIN_BLOCKS blocks per SM. */
+PRISM_CUDA_KNOB(int, TRANSPOSE_THREADS, 256);
+PRISM_CUDA_KNOB(int, TRANSPOSE_SIDE, 64);
+PRISM_CUDA_KNOB(int, TRANSPOSE_TILE, 4096);
+PRISM_CUDA_KNOB(int, TRANSPOSE_MIN_BLOCKS, 4);
+
+static_assert(TRANSPOSE_TILE % TRANSPOSE_THREADS == 0 &&
+                  TRANSPOSE_SIDE * TRANSPOSE_SIDE == TRANSPOSE_TILE &&
+                  (TRANSPOSE_TILE & (TRANSPOSE_TILE - 1)) == 0,
+              "transpose tiles: a power of two, square, whole rounds");
+
+/* Stencils (stencil.cu). 1-D: a block of STENCIL_THREADS computes
+ * STENCIL_THREADS x STENCIL_ITEMS_1D points from one staged stretch. 2-D:
+ * a block of 32 x STENCIL_ROWS_2D threads computes a tile of 64 x
+ * (STENCIL_ROWS_2D x STENCIL_ITEMS_2D) points (2 x STENCIL_ITEMS_2D each)
+ * from the tile and its halo staged in shared memory. 3-D (radius <=
+ * STENCIL_RING_MAX_R): a block of 32 x STENCIL_ROWS_3D threads marches
+ * along z over STENCIL_CHUNK_3D planes of a 32 x (STENCIL_ROWS_3D x
+ * STENCIL_ITEMS_3D) column (STENCIL_ITEMS_3D points a plane per thread),
+ * keeping the 2r + 1 planes it reads in a ring in shared memory; larger
+ * 3-D radii read through the caches, a point per thread. */
+PRISM_CUDA_KNOB(int, STENCIL_THREADS, 256);
+PRISM_CUDA_KNOB(int, STENCIL_ITEMS_1D, 4);
+PRISM_CUDA_KNOB(int, STENCIL_ROWS_2D, 8);
+PRISM_CUDA_KNOB(int, STENCIL_ITEMS_2D, 4);
+PRISM_CUDA_KNOB(int, STENCIL_ROWS_3D, 8);
+PRISM_CUDA_KNOB(int, STENCIL_ITEMS_3D, 4);
+PRISM_CUDA_KNOB(int, STENCIL_MIN_BLOCKS_3D, 4);
+PRISM_CUDA_KNOB(int, STENCIL_CHUNK_3D, 64);
+PRISM_CUDA_KNOB(int, STENCIL_RING_MAX_R, 2);
+
 } // namespace prism_cuda
 
 #endif /* PRISM_BACKEND_CUDA_TUNING_CUH */

@@ -280,6 +280,49 @@ typedef struct prism__spmv_args {
   double alpha, beta;     /* rounded to type by the backend */
 } prism__spmv_args;
 
+/*
+ * Transpose (prism_transpose): for each b < batch, out[b][c][r] =
+ * in[b][r][c], r < rows, c < cols, elements of element_size bytes moved
+ * bit for bit; matrix b starts at element b * rows * cols in both. rows,
+ * cols >= 2 (core copies a single row or column), batch > 0; core has
+ * checked that the byte counts fit in size_t
+ * and that in and out are memory apart.
+ */
+typedef struct prism__transpose_args {
+  size_t element_size; /* 1, 2, 4 or 8 */
+  size_t rows, cols, batch;
+  prism__mem in;  /* batch * rows * cols elements */
+  prism__mem out; /* as many, apart from in */
+} prism__transpose_args;
+
+/*
+ * One application of a stencil (prism_stencil_apply runs iterations of
+ * them, ping-ponging through scratch): out(p) = the sum over the box of
+ * radius r of w(d) * in(p + d), in(...) outside the grid by border (per
+ * axis: zero gives 0.0, clamp the nearest index, periodic the index modulo
+ * the extent, for any radius against any extent).
+ *
+ * The sum, which every backend must follow exactly (the tests compare
+ * bits with a serial loop): acc = +0.0, then for dz, dy, dx each from -r
+ * to r (dz only when dims = 3, dy when dims >= 2; the others 0), in that
+ * order, skipping every weight equal to 0.0 (either sign), acc = fma(w,
+ * in(p + d), acc). The weights are (2r + 1)^dims of type, dx fastest, on
+ * the device. star is set when every weight off the axes (two or more of
+ * dx, dy, dz nonzero) is 0.0: a backend may then visit the axes only
+ * (the order above restricted to them).
+ */
+typedef struct prism__stencil_args {
+  prism_type type;     /* PRISM_F32 or PRISM_F64 */
+  unsigned dims;       /* 1, 2 or 3 */
+  size_t nx, ny, nz;   /* all >= 1; 1 past dims */
+  unsigned radius;     /* 0 .. PRISM_STENCIL_MAX_RADIUS */
+  prism_border border; /* checked */
+  int star;            /* weights zero off the axes */
+  prism__mem weights;  /* (2r + 1)^dims of type */
+  prism__mem in;       /* nx * ny * nz of type */
+  prism__mem out;      /* as many, apart from in */
+} prism__stencil_args;
+
 typedef struct prism__backend {
   const char *name;
   prism_backend kind;
@@ -351,6 +394,11 @@ typedef struct prism__backend {
    * (at prism_matrix_create), and the multiply on that partition. */
   size_t (*spmv_tile_items)(prism_context *ctx, prism_type type);
   prism_status (*spmv)(prism_context *ctx, const prism__spmv_args *args);
+
+  /* Dense patterns. */
+  prism_status (*transpose)(prism_context *ctx,
+                            const prism__transpose_args *args);
+  prism_status (*stencil)(prism_context *ctx, const prism__stencil_args *args);
 } prism__backend;
 
 #ifdef PRISM_HAVE_CUDA

@@ -183,6 +183,7 @@ void prism_context_destroy(prism_context *ctx) {
   prism__events_release_all(ctx);
   prism__graphs_release_all(ctx);
   prism__matrices_release_all(ctx);
+  prism__stencils_release_all(ctx);
   prism__buffers_release_all(ctx);
   prism__scratch_free(ctx);
   ctx->backend->context_fini(ctx);

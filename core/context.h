@@ -64,10 +64,11 @@ struct prism_context_s {
   void *impl;
   prism__device_info info;
 
-  prism_buffer *buffers;  /* released at destroy if the caller did not */
-  prism_graph *graphs;    /* likewise */
-  prism_matrix *matrices; /* likewise */
-  prism_event *events;    /* likewise */
+  prism_buffer *buffers;   /* released at destroy if the caller did not */
+  prism_graph *graphs;     /* likewise */
+  prism_matrix *matrices;  /* likewise */
+  prism_stencil *stencils; /* likewise */
+  prism_event *events;     /* likewise */
 
   /* The thread inside a call on the context (core/handles.h), 0 if none,
    * and how deeply it has entered (calls that make other calls). */
@@ -99,6 +100,10 @@ void prism__graphs_release_all(prism_context *ctx);
 /* Release every matrix the caller left on the context (at destroy, before
  * the buffers). */
 void prism__matrices_release_all(prism_context *ctx);
+
+/* Release every stencil the caller left on the context (at destroy, before
+ * the buffers). */
+void prism__stencils_release_all(prism_context *ctx);
 
 /* Release every event the caller left on the context (at destroy). */
 void prism__events_release_all(prism_context *ctx);

@@ -2,12 +2,12 @@
 /*
  * Which handles are live, and which thread is inside a context.
  *
- * Handles (contexts, buffers, graphs, matrices, events) are pointers to structs
- * that core frees at destroy. Deciding whether a pointer the caller passes is
- * still a live handle must not read it: a process-wide registry of live
- * handles, keyed by address, answers without touching the object. A handle's
- * address can be given to a new object after destroy; a stale handle then
- * names that object (as with any pointer handle), but nothing ever reads
+ * Handles (contexts, buffers, graphs, matrices, stencils, events) are pointers
+ * to structs that core frees at destroy. Deciding whether a pointer the caller
+ * passes is still a live handle must not read it: a process-wide registry of
+ * live handles, keyed by address, answers without touching the object. A
+ * handle's address can be given to a new object after destroy; a stale handle
+ * then names that object (as with any pointer handle), but nothing ever reads
  * freed memory.
  *
  * A context is used by one thread at a time. Every public call that works
@@ -27,7 +27,8 @@ typedef enum prism__handle_kind {
   PRISM__HANDLE_BUFFER = 2,
   PRISM__HANDLE_GRAPH = 3,
   PRISM__HANDLE_EVENT = 4,
-  PRISM__HANDLE_MATRIX = 5
+  PRISM__HANDLE_MATRIX = 5,
+  PRISM__HANDLE_STENCIL = 6
 } prism__handle_kind;
 
 /** Register a new handle; PRISM_OUT_OF_MEMORY (message on ctx, or

@@ -1174,6 +1174,127 @@ PRISM_API prism_status prism_bfs(prism_context *ctx, const prism_graph *graph,
                                  const prism_bfs_options *options,
                                  prism_bfs_result *result);
 
+/* ------------------------------------------------------------------------ */
+/* Dense patterns: transpose and stencils                                    */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Transpose a batch of row-major matrices: for each b < batch,
+ * out[b][c][r] = in[b][r][c] for r < rows, c < cols, elements of
+ * element_size bytes (1, 2, 4 or 8: any payload, moved bit for bit). Matrix
+ * b starts at element b * rows * cols in both buffers, so in holds
+ * batch * rows * cols elements and so does out (views allowed). Any shape:
+ * 1 x N, N x 1, tall and skinny (3 x 10^8), wide, sizes that are not a
+ * multiple of any tile. rows, cols or batch 0 is nothing to do.
+ *
+ * Out of place: in and out must be memory apart (PRISM_INVALID_ARGUMENT
+ * otherwise, in place included). rows * cols * batch * element_size beyond
+ * SIZE_MAX is PRISM_INVALID_ARGUMENT. Queued; no allocation, no host
+ * synchronisation.
+ *
+ * Each element is read once and written once, through a tile in on-chip
+ * memory shaped to the matrix (square tiles for square-ish matrices, a
+ * full row of the short side for skinny ones), so reads and writes are
+ * both coalesced.
+ */
+PRISM_API prism_status prism_transpose(prism_context *ctx, size_t element_size,
+                                       const prism_buffer *in,
+                                       prism_buffer *out, size_t rows,
+                                       size_t cols, size_t batch);
+
+/** The largest stencil radius (a box of 2 r + 1 points along each axis). */
+#define PRISM_STENCIL_MAX_RADIUS 8
+
+/** What a stencil reads outside the grid, per axis. */
+typedef enum prism_border {
+  PRISM_BORDER_ZERO = 0,    /* 0.0 */
+  PRISM_BORDER_CLAMP = 1,   /* the nearest point of the grid */
+  PRISM_BORDER_PERIODIC = 2 /* the grid repeated (index modulo extent) */
+} prism_border;
+
+/** "zero", "clamp", "periodic", or "?". */
+PRISM_API const char *prism_border_name(prism_border border);
+
+/** A stencil's shape; fill with prism_stencil_desc_init. */
+typedef struct prism_stencil_desc {
+  prism_type type;     /* PRISM_F32 or PRISM_F64 (default F32) */
+  unsigned dims;       /* 1, 2 or 3 (default 2) */
+  size_t nx, ny, nz;   /* extents; x varies fastest in memory: point
+                        * (x, y, z) is element x + nx * (y + ny * z). Axes
+                        * past dims must be 1 (the default). */
+  unsigned radius;     /* 0 .. PRISM_STENCIL_MAX_RADIUS (default 1) */
+  prism_border border; /* default PRISM_BORDER_ZERO */
+} prism_stencil_desc;
+
+/** Fill desc with the defaults (f32, 2-D, 1 x 1 x 1, radius 1, zero
+ * border). Accepts NULL. */
+PRISM_API void prism_stencil_desc_init(prism_stencil_desc *desc);
+
+typedef struct prism_stencil_s prism_stencil;
+
+/**
+ * Make a stencil for the grid desc describes: each output point is a
+ * weighted sum of the input over the box of radius r around it,
+ *
+ *   out(x, y, z) = sum over dz, dy, dx in [-r, r] (the axes past dims: 0)
+ *                  of w(dx, dy, dz) * in(x + dx, y + dy, z + dz),
+ *
+ * in(...) outside the grid as desc->border says. weights (host memory, of
+ * desc->type) is the dense box of (2r + 1)^dims values, dx fastest:
+ * w(dx, dy, dz) = weights[(dx + r) + (2r + 1) ((dy + r) + (2r + 1) (dz + r))].
+ * It is copied; the caller may free it on return. This is a correlation,
+ * as cuDNN's and most image libraries' "convolution" is: for a true
+ * convolution, pass the kernel reversed. A 2-D stencil with a K x K filter
+ * (K = 2r + 1 odd) is conv2d; NaN and infinite weights are allowed.
+ *
+ * Summation, the same on every backend and device: the terms with a
+ * weight other than +-0.0 only (a zero weight takes no part: a NaN or
+ * infinity it would multiply does not reach the output through it), in
+ * the order dz, then dy, then dx, each from -r to r, accumulated with
+ * fused multiply-adds from +0.0. So both backends give the same bits as
+ * each other and as a serial loop written the same way.
+ *
+ * Weights that are zero off the axes (star-shaped: the 5- and 7-point
+ * Laplacians) take a faster path, found here. The grid may be smaller
+ * than the radius on any axis, with any border mode.
+ *
+ * Bad input: a NULL desc, weights or out is PRISM_NULL_POINTER; a type
+ * other than F32/F64, dims outside 1..3, a zero extent, an extent past
+ * dims other than 1, nx * ny * nz * size beyond SIZE_MAX, a radius beyond
+ * PRISM_STENCIL_MAX_RADIUS or an unknown border is PRISM_INVALID_ARGUMENT
+ * naming the field; f64 on a device without doubles PRISM_UNSUPPORTED.
+ * Waits for the copy of the weights.
+ */
+PRISM_API prism_status prism_stencil_create(prism_context *ctx,
+                                            const prism_stencil_desc *desc,
+                                            const void *weights,
+                                            prism_stencil **out);
+
+/** Release a stencil (after the context's queued work). Accepts NULL and
+ * a stencil already destroyed; those left when their context is destroyed
+ * are released with it. */
+PRISM_API void prism_stencil_destroy(prism_stencil *stencil);
+
+/** The stencil's description (zeroed for NULL or a destroyed stencil), and
+ * whether it took the star-shaped path (0 for those). */
+PRISM_API prism_stencil_desc prism_stencil_describe(const prism_stencil *s);
+PRISM_API int prism_stencil_is_star(const prism_stencil *stencil);
+
+/**
+ * Apply the stencil iterations times: out = S(S(...S(in))). in and out
+ * hold nx * ny * nz elements of the stencil's type (views allowed) and
+ * must be memory apart (PRISM_INVALID_ARGUMENT otherwise, in place
+ * included); in is never written. iterations 0 copies in to out; more than
+ * one ping-pongs between out and a grid of the context's pooled scratch
+ * memory (allocated the first time, reused after). Queued; no host
+ * synchronisation.
+ */
+PRISM_API prism_status prism_stencil_apply(prism_context *ctx,
+                                           const prism_stencil *stencil,
+                                           const prism_buffer *in,
+                                           prism_buffer *out,
+                                           size_t iterations);
+
 #ifdef __cplusplus
 }
 #endif
