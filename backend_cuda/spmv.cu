@@ -141,15 +141,36 @@ __global__ void __launch_bounds__(SpmvPolicy<T>::THREADS)
   /* The tile's first row began in an earlier tile: it is a split row. */
   const bool head_split = nr > 0 && row_offsets[r0] < z0;
 
-  for (int i = threadIdx.x; i < nr; i += P::THREADS)
-    sh.row_end[i] = uint32_t(row_offsets[r0 + 1 + i] - z0);
+  /* nr, nz <= TILE: ITEMS strided rounds stage them, every load of a
+   * round issued before the first is used (the gathers of x too), so a
+   * thread keeps ITEMS loads in flight instead of one. */
+  uint32_t col[P::ITEMS];
+  T value[P::ITEMS];
+#pragma unroll
+  for (int k = 0; k < P::ITEMS; k++) {
+    const int i = int(threadIdx.x) + k * P::THREADS;
+    if (i < nz) {
+      col[k] = cols[z0 + i];
+      value[k] = values[z0 + i];
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < P::ITEMS; k++) {
+    const int i = int(threadIdx.x) + k * P::THREADS;
+    if (i < nr)
+      sh.row_end[i] = uint32_t(row_offsets[r0 + 1 + i] - z0);
+  }
   if (threadIdx.x == 0) {
     sh.row_end[nr] = uint32_t(nz); /* row r1 stays open */
     if (!head_split)
       partials[2 * t] = neg_zero<T>();
   }
-  for (int i = threadIdx.x; i < nz; i += P::THREADS)
-    sh.product[i] = values[z0 + i] * x[cols[z0 + i]];
+#pragma unroll
+  for (int k = 0; k < P::ITEMS; k++) {
+    const int i = int(threadIdx.x) + k * P::THREADS;
+    if (i < nz)
+      sh.product[i] = value[k] * x[col[k]];
+  }
   __syncthreads();
 
   /* This thread's stretch [d, d_end) of the tile's nr + nz items. */

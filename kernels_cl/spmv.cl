@@ -109,15 +109,36 @@ spmv_tiles(PRISM_BUF(const ulong, row_offsets), PRISM_BUF(const uint, cols),
   /* The tile's first row began in an earlier tile: it is a split row. */
   const int head_split = nr > 0 && row_offsets[r0] < z0;
 
-  for (int i = lid; i < nr; i += PRISM_WG)
-    row_end[i] = (uint)(row_offsets[r0 + 1 + i] - z0);
+  /* nr, nz <= SPMV_TILE: PRISM_ITEMS strided rounds stage them, every
+   * load of a round issued before the first is used (the gathers of x
+   * too), so a work-item keeps PRISM_ITEMS loads in flight, not one. */
+  uint col[PRISM_ITEMS];
+  T value[PRISM_ITEMS];
+#pragma unroll
+  for (int k = 0; k < PRISM_ITEMS; k++) {
+    const int i = lid + k * PRISM_WG;
+    if (i < nz) {
+      col[k] = cols[z0 + i];
+      value[k] = values[z0 + i];
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < PRISM_ITEMS; k++) {
+    const int i = lid + k * PRISM_WG;
+    if (i < nr)
+      row_end[i] = (uint)(row_offsets[r0 + 1 + i] - z0);
+  }
   if (lid == 0) {
     row_end[nr] = (uint)nz; /* row r1 stays open */
     if (!head_split)
       partials[2 * t] = NEG_ZERO;
   }
-  for (int i = lid; i < nz; i += PRISM_WG)
-    product[i] = values[z0 + i] * x[cols[z0 + i]];
+#pragma unroll
+  for (int k = 0; k < PRISM_ITEMS; k++) {
+    const int i = lid + k * PRISM_WG;
+    if (i < nz)
+      product[i] = value[k] * x[col[k]];
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
 
   /* This work-item's stretch [d, d_end) of the tile's nr + nz items. */
