@@ -4,8 +4,10 @@
  * (exit 77) where fewer than two are present. */
 #include "harness.h"
 #include "ref_scan.h"
+#include "ref_spmv.h"
 #include "vectors.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,4 +218,179 @@ Test(cross, histogram_u32) {
 }
 Test(cross, partition_u32) {
   compare_exact("partition_if u32", run_partition, PRISM_U32);
+}
+
+/* Transpose of 4-byte elements as rows x cols with cols = min(n, 1021):
+ * bit for bit everywhere. */
+static void *run_transpose(prism_context *ctx, const void *host, size_t n,
+                           size_t *bytes) {
+  const size_t cols = n < 1021 ? n : 1021, rows = n / cols;
+  prism_buffer *in = harness_upload(ctx, host, rows * cols * 4);
+  prism_buffer *out = harness_poisoned(ctx, rows * cols * 4);
+  HARNESS_OK(ctx, prism_transpose(ctx, 4, in, out, rows, cols, 1));
+  void *result = harness_download(out);
+  prism_buffer_destroy(out);
+  prism_buffer_destroy(in);
+  *bytes = rows * cols * 4;
+  return result;
+}
+
+/* f32 stencils over the input read as a grid (prism.h fixes the sum, so
+ * every backend gives the same bits): a 2-D 5 x 5 box with clamped
+ * borders, then a 3-D 7-point star with periodic ones, the second applied
+ * twice. The inputs are the shared random u32 vectors scaled to [0, 1). */
+static void *run_stencils(prism_context *ctx, const void *host, size_t n,
+                          size_t *bytes) {
+  float *grid = harness_malloc(n * 4);
+  for (size_t i = 0; i < n; i++)
+    grid[i] = (float)(((const uint32_t *)host)[i] >> 8) / 16777216.0f;
+  const size_t nx = n < 1021 ? n : 1021, ny = n / nx;
+  const size_t side3 = ny < 3 ? 1 : 3, nz3 = n / (nx * side3);
+  float box[25], star[27] = {0};
+  for (int i = 0; i < 25; i++)
+    box[i] = (float)(i % 7) * 0.125f - 0.375f;
+  const int axes[7] = {4, 10, 12, 13, 14, 16, 22};
+  for (int i = 0; i < 7; i++)
+    star[axes[i]] = i == 3 ? -6.0f : 1.0f;
+  prism_stencil_desc d2, d3;
+  prism_stencil_desc_init(&d2);
+  d2.nx = nx, d2.ny = ny, d2.radius = 2, d2.border = PRISM_BORDER_CLAMP;
+  prism_stencil_desc_init(&d3);
+  d3.dims = 3, d3.nx = nx, d3.ny = side3, d3.nz = nz3;
+  d3.border = PRISM_BORDER_PERIODIC;
+  const size_t p2 = nx * ny, p3 = d3.nx * d3.ny * d3.nz;
+  prism_stencil *s2, *s3;
+  HARNESS_OK(ctx, prism_stencil_create(ctx, &d2, box, &s2));
+  HARNESS_OK(ctx, prism_stencil_create(ctx, &d3, star, &s3));
+  prism_buffer *in = harness_upload(ctx, grid, n * 4);
+  prism_buffer *o2 = harness_poisoned(ctx, p2 * 4);
+  prism_buffer *o3 = harness_poisoned(ctx, p3 * 4);
+  HARNESS_OK(ctx, prism_stencil_apply(ctx, s2, in, o2, 1));
+  HARNESS_OK(ctx, prism_stencil_apply(ctx, s3, in, o3, 2));
+  unsigned char *result = harness_malloc((p2 + p3) * 4);
+  HARNESS_OK(ctx, prism_buffer_read(o2, 0, result, p2 * 4));
+  HARNESS_OK(ctx, prism_buffer_read(o3, 0, result + p2 * 4, p3 * 4));
+  prism_buffer_destroy(o3);
+  prism_buffer_destroy(o2);
+  prism_buffer_destroy(in);
+  prism_stencil_destroy(s3);
+  prism_stencil_destroy(s2);
+  free(grid);
+  *bytes = (p2 + p3) * 4;
+  return result;
+}
+
+Test(cross, transpose_u32) {
+  compare_exact("transpose 4-byte", run_transpose, PRISM_U32);
+}
+Test(cross, stencils_f32) {
+  compare_exact("stencils f32", run_stencils, PRISM_U32);
+}
+
+/* ---- SpMV: every context within the reference's tolerance of the first -- */
+
+/* A rows x rows matrix of row lengths 0 .. 40 (one row in 97 with 5000)
+ * and values in [-1, 1), the same on every context. */
+static void spmv_matrix(prism_csr_matrix *m, size_t rows, prism_type type) {
+  uint64_t state = 12345;
+  memset(m, 0, sizeof *m);
+  m->csr.num_vertices = rows;
+  m->num_cols = rows;
+  m->value_type = type;
+  m->csr.row_offsets = harness_malloc((rows + 1) * sizeof(uint64_t));
+  size_t entries = 0;
+  m->csr.row_offsets[0] = 0;
+  for (size_t i = 0; i < rows; i++) {
+    entries += i % 97 == 13 ? 5000 : (i * 7919) % 41;
+    m->csr.row_offsets[i + 1] = entries;
+  }
+  m->csr.num_edges = entries;
+  m->csr.col_indices = harness_malloc((entries ? entries : 1) * 4);
+  m->values = harness_malloc((entries ? entries : 1) * 8);
+  for (size_t e = 0; e < entries; e++) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    m->csr.col_indices[e] = (uint32_t)((state >> 33) % rows);
+    const double v = (double)(state >> 11) / 9007199254740992.0 * 2 - 1;
+    if (type == PRISM_F64)
+      ((double *)m->values)[e] = v;
+    else
+      ((float *)m->values)[e] = (float)v;
+  }
+}
+
+static void compare_spmv(prism_type type) {
+  prism_context *ctx[HARNESS_MAX_CONTEXTS];
+  int count = harness_open_all(ctx, HARNESS_MAX_CONTEXTS);
+  cr_assert_geq(count, 2);
+  const size_t size = prism_type_size(type);
+  const size_t row_counts[] = {1, 1000, 65537};
+  for (size_t s = 0; s < sizeof row_counts / sizeof row_counts[0]; s++) {
+    const size_t rows = row_counts[s];
+    prism_csr_matrix m;
+    spmv_matrix(&m, rows, type);
+    void *x = harness_malloc(rows * size);
+    vec_fill(type, VEC_RANDOM, rows, x, rows);
+    double *ref = harness_malloc(rows * sizeof *ref);
+    double *tol = harness_malloc(rows * sizeof *tol);
+    ref_spmv(&m, 1.0, x, 0.0, NULL, ref, tol);
+    for (size_t i = 0; i < rows; i++)
+      tol[i] *= 2; /* each side may be off by one bound */
+    void *first = NULL;
+    int first_i = -1;
+    for (int c = 0; c < count; c++) {
+      if (!prism_context_supports(ctx[c], type))
+        continue;
+      prism_matrix *a;
+      HARNESS_OK(ctx[c], prism_matrix_create(ctx[c], &m, &a));
+      prism_buffer *bx = harness_upload(ctx[c], x, rows * size);
+      prism_buffer *by = harness_poisoned(ctx[c], rows * size);
+      HARNESS_OK(ctx[c], prism_spmv(ctx[c], 1.0, a, bx, 0.0, by));
+      void *got = harness_download(by);
+      prism_buffer_destroy(by);
+      prism_buffer_destroy(bx);
+      prism_matrix_destroy(a);
+      size_t bad = ref_check_spmv(type, rows, got, ref, tol);
+      cr_assert_eq(bad, (size_t)-1, "spmv %s rows = %zu: %s/%s off at row %zu",
+                   prism_type_name(type), rows,
+                   prism_context_platform_name(ctx[c]),
+                   prism_context_device_name(ctx[c]), bad);
+      if (!first) {
+        first = got;
+        first_i = c;
+        continue;
+      }
+      /* Against the first context: the first's values as the reference,
+       * the same bound. */
+      double *as_ref = harness_malloc(rows * sizeof *as_ref);
+      for (size_t i = 0; i < rows; i++)
+        as_ref[i] =
+            type == PRISM_F64 ? ((double *)first)[i] : ((float *)first)[i];
+      bad = ref_check_spmv(type, rows, got, as_ref, tol);
+      cr_assert_eq(bad, (size_t)-1,
+                   "spmv %s rows = %zu: %s/%s and %s/%s differ at row %zu",
+                   prism_type_name(type), rows,
+                   prism_context_platform_name(ctx[c]),
+                   prism_context_device_name(ctx[c]),
+                   prism_context_platform_name(ctx[first_i]),
+                   prism_context_device_name(ctx[first_i]), bad);
+      free(as_ref);
+      free(got);
+    }
+    free(first);
+    free(tol);
+    free(ref);
+    free(x);
+    free(m.values);
+    free(m.csr.col_indices);
+    free(m.csr.row_offsets);
+  }
+  for (int c = 0; c < count; c++)
+    prism_context_destroy(ctx[c]);
+}
+
+Test(cross, spmv_f32) {
+  compare_spmv(PRISM_F32);
+}
+Test(cross, spmv_f64) {
+  compare_spmv(PRISM_F64);
 }
