@@ -9,14 +9,19 @@
  *
  * stencil_1d: a block stages a stretch of THREADS x ITEMS points and r on
  *   each side in shared memory, then each thread sums ITEMS points.
- * stencil_2d: a block stages a 64 x (ROWS x ITEMS) tile and its halo of r
- *   in shared memory; each thread sums 2 x ITEMS points, a tap's weight
- *   loaded once for all of them. Star-shaped weights visit the axes only.
+ * stencil_2d: a block stages a (32 x COLS) x (ROWS x ITEMS) tile and its
+ *   halo of r in shared memory; each thread sums COLS x ITEMS points, a
+ *   tap's weight loaded once for all of them: star-shaped weights (the
+ *   axes only) and radius 0.
+ * stencil_2d_box: full boxes (conv2d), each thread a few consecutive rows
+ *   of a column from a window of rows kept in registers, so a value read
+ *   from shared memory serves 2r + 1 rows' worth of taps.
  * stencil_3d_ring (r <= RING_MAX_R): a block owns a 32 x (ROWS x ITEMS)
- *   column of the grid (ITEMS points of a plane per thread) and marches along z
- * over a chunk of planes, keeping the 2r + 1 planes (with halos) the current
- * plane reads in a ring in shared memory: each plane is read from memory once
- * per chunk, the next one's loads in flight while the current one is summed.
+ *   column of the grid (ITEMS points of a plane per thread) and marches
+ *   along z over a chunk of planes, keeping the 2r + 1 planes (with halos)
+ *   the current plane reads in a ring in shared memory: each plane is read
+ *   from memory once per chunk, the next one's loads in flight while the
+ *   current one is summed.
  * stencil_direct: a point per thread, every tap read through the caches;
  *   3-D boxes of a larger radius (whose taps outnumber the bytes moved
  *   many times over) and radius 0 in 3-D.
@@ -130,7 +135,11 @@ __global__ void __launch_bounds__(STENCIL_THREADS)
 
 /* ---- 2-D ----------------------------------------------------------------- */
 
-constexpr int TX_2D = 64;
+/* Points per thread along x: 32 x that many columns a tile (more for
+ * 4-byte values, so a thread keeps as many bytes in flight). */
+template <class T> __host__ __device__ constexpr int cols_2d() {
+  return sizeof(T) == 4 ? STENCIL_COLS_2D_4 : STENCIL_COLS_2D_8;
+}
 constexpr int TY_2D = STENCIL_ROWS_2D * STENCIL_ITEMS_2D;
 
 /* Tap j (0 .. taps - 1) of a star or a full box, in the contract's order:
@@ -160,6 +169,7 @@ template <class T, int R, bool STAR>
 __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
     stencil_2d(StencilGrid<T> g, uint64_t tiles_x, uint64_t tiles) {
   constexpr int RMAX = R > 0 ? R : MAX_R;
+  constexpr int XI = cols_2d<T>(), TX_2D = 32 * XI;
   constexpr int WMAX = TX_2D + 2 * RMAX, HMAX = TY_2D + 2 * RMAX;
   constexpr int XR = (WMAX + 31) / 32;
   constexpr int YR = (HMAX + STENCIL_ROWS_2D - 1) / STENCIL_ROWS_2D;
@@ -205,10 +215,12 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
       }
     }
     __syncthreads();
-    T acc[STENCIL_ITEMS_2D][2];
+    T acc[STENCIL_ITEMS_2D][XI];
 #pragma unroll
     for (int a = 0; a < STENCIL_ITEMS_2D; a++)
-      acc[a][0] = acc[a][1] = T(0);
+#pragma unroll
+      for (int b = 0; b < XI; b++)
+        acc[a][b] = T(0);
     constexpr int UNROLL = R > 0 ? TAPS_MAX : 1;
 #pragma unroll UNROLL
     for (int j = 0; j < TAPS_MAX; j++) {
@@ -221,8 +233,9 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
 #pragma unroll
         for (int a = 0; a < STENCIL_ITEMS_2D; a++) {
           const T *row = s + (a * STENCIL_ROWS_2D + ty + r + dy) * W + r + dx;
-          acc[a][0] = fma_t(w, row[tx], acc[a][0]);
-          acc[a][1] = fma_t(w, row[tx + 32], acc[a][1]);
+#pragma unroll
+          for (int b = 0; b < XI; b++)
+            acc[a][b] = fma_t(w, row[tx + 32 * b], acc[a][b]);
         }
       }
     }
@@ -230,11 +243,100 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
     for (int a = 0; a < STENCIL_ITEMS_2D; a++) {
       const int64_t y = y0 + a * STENCIL_ROWS_2D + ty;
 #pragma unroll
-      for (int b = 0; b < 2; b++) {
+      for (int b = 0; b < XI; b++) {
         const int64_t x = x0 + b * 32 + tx;
         if (y < g.ny && x < g.nx)
           g.out[y * g.nx + x] = acc[a][b];
       }
+    }
+    __syncthreads();
+  }
+}
+
+/* Full 2-D boxes (conv2d): a thread owns Q = box_rows<R>() consecutive
+ * rows of one column, and walks the box's rows dy = -r .. r with a window
+ * of Q rows x (2r + 1) values in registers: moving to the next dy drops
+ * the window's first row and reads one new one, so a thread reads (Q +
+ * 2r)(2r + 1) values from shared memory for Q (2r + 1)^2 multiply-adds,
+ * each point's terms still in the contract's order (dy, then dx). The
+ * tile, 32 x (ROWS x Q) points with its halo, is staged by a flat index
+ * over it (all lanes busy). */
+template <int R> __host__ __device__ constexpr int box_rows() {
+  return R <= 2 ? STENCIL_BOX_ROWS_SMALL : STENCIL_BOX_ROWS_LARGE;
+}
+
+template <class T, int R>
+__global__ void __launch_bounds__(32 * STENCIL_ROWS_2D, 2)
+    stencil_2d_box(StencilGrid<T> g, uint64_t tiles_x, uint64_t tiles) {
+  constexpr int THREADS = 32 * STENCIL_ROWS_2D, Q = box_rows<R>();
+  constexpr int SIDE = 2 * R + 1, W = 32 + 2 * R;
+  constexpr int H = STENCIL_ROWS_2D * Q + 2 * R;
+  constexpr int ROUNDS = (W * H + THREADS - 1) / THREADS;
+  __shared__ T s[W * H];
+  __shared__ T sw[SIDE * SIDE];
+  const int tx = int(threadIdx.x), ty = int(threadIdx.y);
+  const int tid = ty * 32 + tx;
+  for (int i = tid; i < SIDE * SIDE; i += THREADS)
+    sw[i] = g.w[i];
+  for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const int64_t x0 = int64_t(t % tiles_x) * 32;
+    const int64_t y0 = int64_t(t / tiles_x) * (STENCIL_ROWS_2D * Q);
+    T v[ROUNDS];
+#pragma unroll
+    for (int k = 0; k < ROUNDS; k++) {
+      const int i = k * THREADS + tid;
+      v[k] = T(0);
+      if (i < W * H) {
+        const int64_t y = map_index(y0 - R + i / W, g.ny, g.border);
+        const int64_t x = map_index(x0 - R + i % W, g.nx, g.border);
+        if (x >= 0 && y >= 0)
+          v[k] = g.in[y * g.nx + x];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < ROUNDS; k++) {
+      const int i = k * THREADS + tid;
+      if (i < W * H)
+        s[i] = v[k];
+    }
+    __syncthreads();
+    const T *base = s + ty * Q * W + tx;
+    T win[Q][SIDE], acc[Q];
+#pragma unroll
+    for (int q = 0; q < Q; q++) {
+      acc[q] = T(0);
+#pragma unroll
+      for (int j = 0; j < SIDE; j++)
+        win[q][j] = base[q * W + j];
+    }
+#pragma unroll
+    for (int dy = 0; dy < SIDE; dy++) {
+      if (dy > 0) {
+#pragma unroll
+        for (int q = 0; q + 1 < Q; q++)
+#pragma unroll
+          for (int j = 0; j < SIDE; j++)
+            win[q][j] = win[q + 1][j];
+#pragma unroll
+        for (int j = 0; j < SIDE; j++)
+          win[Q - 1][j] = base[(Q - 1 + dy) * W + j];
+      }
+#pragma unroll
+      for (int dx = 0; dx < SIDE; dx++) {
+        const T w = sw[dy * SIDE + dx];
+        if (w != T(0)) {
+#pragma unroll
+          for (int q = 0; q < Q; q++)
+            acc[q] = fma_t(w, win[q][dx], acc[q]);
+        }
+      }
+    }
+    const int64_t x = x0 + tx;
+#pragma unroll
+    for (int q = 0; q < Q; q++) {
+      const int64_t y = y0 + ty * Q + q;
+      if (x < g.nx && y < g.ny)
+        g.out[y * g.nx + x] = acc[q];
     }
     __syncthreads();
   }
@@ -428,6 +530,7 @@ void launch_1d(prism__cuda_ctx *c, const StencilGrid<T> &g) {
 
 template <class T, int R, bool STAR>
 void launch_2d(prism__cuda_ctx *c, const StencilGrid<T> &g) {
+  constexpr uint64_t TX_2D = 32 * cols_2d<T>();
   const uint64_t tiles_x = (uint64_t(g.nx) + TX_2D - 1) / TX_2D;
   const uint64_t tiles_y = (uint64_t(g.ny) + TY_2D - 1) / TY_2D;
   const uint64_t tiles = tiles_x * tiles_y * uint64_t(g.nz);
@@ -460,8 +563,45 @@ void launch_direct(prism__cuda_ctx *c, const StencilGrid<T> &g, int dims) {
           g, dims, points);
 }
 
+template <class T, int R>
+void launch_2d_box(prism__cuda_ctx *c, const StencilGrid<T> &g) {
+  constexpr uint64_t TY = STENCIL_ROWS_2D * box_rows<R>();
+  const uint64_t tiles_x = (uint64_t(g.nx) + 31) / 32;
+  const uint64_t tiles_y = (uint64_t(g.ny) + TY - 1) / TY;
+  const uint64_t tiles = tiles_x * tiles_y;
+  const dim3 block(32, STENCIL_ROWS_2D);
+  stencil_2d_box<T, R>
+      <<<grid_of(c, tiles, 32 * STENCIL_ROWS_2D), block, 0, c->stream>>>(
+          g, tiles_x, tiles);
+}
+
+/* Star-shaped weights and radius 0: stencil_2d; full boxes:
+ * stencil_2d_box, its radius at compile time. */
 template <class T, bool STAR>
 void launch_2d_radius(prism__cuda_ctx *c, const StencilGrid<T> &g) {
+  static_assert(PRISM_STENCIL_MAX_RADIUS == 8, "a box kernel per radius");
+  if (!STAR) {
+    switch (g.r) {
+    case 1:
+      return launch_2d_box<T, 1>(c, g);
+    case 2:
+      return launch_2d_box<T, 2>(c, g);
+    case 3:
+      return launch_2d_box<T, 3>(c, g);
+    case 4:
+      return launch_2d_box<T, 4>(c, g);
+    case 5:
+      return launch_2d_box<T, 5>(c, g);
+    case 6:
+      return launch_2d_box<T, 6>(c, g);
+    case 7:
+      return launch_2d_box<T, 7>(c, g);
+    case 8:
+      return launch_2d_box<T, 8>(c, g);
+    default:
+      break;
+    }
+  }
   switch (g.r) {
   case 1:
     return launch_2d<T, 1, STAR>(c, g);

@@ -11,9 +11,9 @@
  *      a tall, skinny matrix's tile is one contiguous stretch);
  *   2. and written in the output's row-major order (the input's columns),
  *      so a warp writes consecutive elements of an output row.
- * Rows of the tile are padded by one element, so reading a column of it
- * touches as many banks as there are lanes. The tile is square (SIDE x
- * SIDE) unless a side of the matrix is shorter; then the short side is
+ * Rows of the tile are padded to an odd number of words, so reading a
+ * column of it touches as many banks as there are lanes. The tile is square
+ * (SIDE x SIDE) unless a side of the matrix is shorter; then the short side is
  * covered whole and the long one takes the rest of the tile, which keeps
  * both sides' accesses contiguous for 3 x 10^8 and 10^8 x 3 alike.
  * Matrices of one row or one column are the same bytes transposed:
@@ -28,8 +28,16 @@ namespace prism_cuda {
 namespace {
 
 constexpr int TRANSPOSE_ROUNDS = TRANSPOSE_TILE / TRANSPOSE_THREADS;
-/* Rows padded by one: at most TILE + TILE / 2 elements (tc >= 2). */
-constexpr int TRANSPOSE_SHARED = TRANSPOSE_TILE + TRANSPOSE_TILE / 2;
+/* Rows are padded to an odd number of 32-bit words (1-byte elements by
+ * 4, 2-byte by 2, others by one element), so the lanes reading a column
+ * of the tile, one row each, hit different banks; with tc >= 2, a tile
+ * takes at most TILE + pad * TILE / 2 elements. */
+template <class E> __host__ __device__ constexpr int row_pad() {
+  return sizeof(E) < 4 ? int(4 / sizeof(E)) : 1;
+}
+template <class E> __host__ __device__ constexpr int tile_shared() {
+  return TRANSPOSE_TILE + row_pad<E>() * TRANSPOSE_TILE / 2;
+}
 
 /* Element i of a tile's pass, as (major, minor) in a layout whose minor
  * side is 1 << log_minor. */
@@ -46,8 +54,8 @@ __global__ void __launch_bounds__(TRANSPOSE_THREADS, TRANSPOSE_MIN_BLOCKS)
     transpose_tiles(const E *__restrict__ in, E *__restrict__ out,
                     uint64_t rows, uint64_t cols, int log_tr, int log_tc,
                     uint64_t tiles_r, uint64_t tiles_c, uint64_t tiles) {
-  __shared__ E tile[TRANSPOSE_SHARED];
-  const int stride = (1 << log_tc) + 1;
+  __shared__ E tile[tile_shared<E>()];
+  const int stride = (1 << log_tc) + row_pad<E>();
   const int tid = int(threadIdx.x);
   const uint64_t per_matrix = tiles_r * tiles_c;
   for (uint64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
