@@ -127,7 +127,7 @@ template <class T> struct SpmvShared {
 
 template <class T>
 __global__ void __launch_bounds__(SpmvPolicy<T>::THREADS)
-    spmv_tiles(const uint64_t *__restrict__ row_offsets,
+    spmv_tiles(const uint32_t *__restrict__ row_offsets,
                const uint32_t *__restrict__ cols, const T *__restrict__ values,
                const T *__restrict__ x, T *y,
                const uint64_t *__restrict__ coords, T *partials, T alpha,
@@ -135,11 +135,13 @@ __global__ void __launch_bounds__(SpmvPolicy<T>::THREADS)
   using P = SpmvPolicy<T>;
   __shared__ SpmvShared<T> sh;
   const uint64_t t = blockIdx.x;
-  const uint64_t r0 = coords[2 * t], z0 = coords[2 * t + 1];
-  const uint64_t r1 = coords[2 * t + 2], z1 = coords[2 * t + 3];
+  const uint64_t head = coords[2 * t], z0 = coords[2 * t + 1];
+  const uint64_t r0 = head & ~PRISM__SPMV_HEAD_SPLIT;
+  const uint64_t r1 = coords[2 * t + 2] & ~PRISM__SPMV_HEAD_SPLIT;
+  const uint64_t z1 = coords[2 * t + 3];
   const int nr = int(r1 - r0), nz = int(z1 - z0);
   /* The tile's first row began in an earlier tile: it is a split row. */
-  const bool head_split = nr > 0 && row_offsets[r0] < z0;
+  const bool head_split = nr > 0 && (head & PRISM__SPMV_HEAD_SPLIT) != 0;
 
   /* nr, nz <= TILE: ITEMS strided rounds stage them, every load of a
    * round issued before the first is used (the gathers of x too), so a
@@ -158,7 +160,7 @@ __global__ void __launch_bounds__(SpmvPolicy<T>::THREADS)
   for (int k = 0; k < P::ITEMS; k++) {
     const int i = int(threadIdx.x) + k * P::THREADS;
     if (i < nr)
-      sh.row_end[i] = uint32_t(row_offsets[r0 + 1 + i] - z0);
+      sh.row_end[i] = row_offsets[r0 + 1 + i] - uint32_t(z0);
   }
   if (threadIdx.x == 0) {
     sh.row_end[nr] = uint32_t(nz); /* row r1 stays open */
@@ -279,7 +281,7 @@ prism_status spmv_typed(prism_context *ctx, prism__cuda_ctx *c,
   T *partials = mem_ptr<T>(a->partials);
   T *y = mem_ptr<T>(a->y);
   spmv_tiles<T><<<unsigned(a->tiles), SpmvPolicy<T>::THREADS, 0, c->stream>>>(
-      mem_ptr<const uint64_t>(a->row_offsets),
+      mem_ptr<const uint32_t>(a->row_offsets),
       mem_ptr<const uint32_t>(a->col_indices), mem_ptr<const T>(a->values),
       mem_ptr<const T>(a->x), y, coords, partials, alpha, beta);
   prism_status st = prism__cuda_check_launch(ctx, "spmv_tiles");

@@ -234,7 +234,14 @@ typedef struct prism__bfs_args {
  * [t * tile_items, (t + 1) * tile_items) (the last tile fewer), starting
  * with r0 = coords[2t] row ends and z0 = coords[2t + 1] entries consumed;
  * it ends at r1 = coords[2t + 2], z1 = coords[2t + 3]. So the tile holds
- * the entries [z0, z1) and the ends of rows r0 .. r1 - 1.
+ * the entries [z0, z1) and the ends of rows r0 .. r1 - 1. Bit 63 of
+ * coords[2t] (PRISM__SPMV_HEAD_SPLIT, masked off to read r0) is set when
+ * row r0 began in an earlier tile (row_offsets[r0] < z0).
+ *
+ * row_offsets holds the low 32 bits of each row's start: within a tile
+ * every row end is z0 + (uint32)(row_offsets[i + 1] - (uint32)z0), since
+ * it lies less than 2^32 entries after z0. Half the bytes of 64-bit
+ * offsets, for any number of entries.
  *
  * A tile writes, for each row r it ends (r0 <= r < r1): when r = r0 and
  * row_offsets[r0] < z0 (the row began in an earlier tile: a split row),
@@ -259,18 +266,19 @@ typedef struct prism__bfs_args {
  * order: the same bits every run on a device.
  */
 #define PRISM__SPMV_SHORT_SPLIT 32
+#define PRISM__SPMV_HEAD_SPLIT (UINT64_C(1) << 63)
 
 typedef struct prism__spmv_args {
   prism_type type;        /* PRISM_F32 or PRISM_F64 */
   size_t rows;            /* > 0 */
   size_t cols;            /* x holds cols elements (may be 0) */
   size_t entries;         /* may be 0 */
-  prism__mem row_offsets; /* rows + 1 uint64 */
+  prism__mem row_offsets; /* rows + 1 uint32: the low 32 bits */
   prism__mem col_indices; /* entries uint32, each < cols */
   prism__mem values;      /* entries of type */
   size_t tile_items;      /* the backend's spmv_tile_items(type) */
   size_t tiles;           /* >= 1 */
-  prism__mem coords;      /* 2 (tiles + 1) uint64 */
+  prism__mem coords;      /* 2 (tiles + 1) uint64, head flags in r0 */
   prism__mem partials;    /* 2 tiles elements of type */
   size_t splits;          /* split rows (may be 0) */
   size_t long_splits;     /* the first long_splits of them are long */

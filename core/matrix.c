@@ -152,8 +152,16 @@ static prism_status upload_matrix(prism_context *ctx,
                                   const prism_csr_matrix *host,
                                   prism_matrix *m) {
   const size_t size = prism_type_size(m->type);
-  prism_status st = upload(ctx, host->csr.row_offsets,
-                           (m->rows + 1) * sizeof(uint64_t), &m->offsets);
+  /* The offsets' low 32 bits (core/backend.h): all a tile needs. */
+  uint32_t *low = malloc((m->rows + 1) * sizeof *low);
+  if (!low)
+    return prism__fail(ctx, PRISM_OUT_OF_MEMORY,
+                       "%s: out of host memory for the row offsets (%zu rows)",
+                       create_fn, m->rows);
+  for (size_t i = 0; i <= m->rows; i++)
+    low[i] = (uint32_t)host->csr.row_offsets[i];
+  prism_status st = upload(ctx, low, (m->rows + 1) * sizeof *low, &m->offsets);
+  free(low);
   if (st == PRISM_OK)
     st = upload(ctx, host->csr.col_indices, m->entries * sizeof(uint32_t),
                 &m->cols_buf);
@@ -168,6 +176,13 @@ static prism_status upload_matrix(prism_context *ctx,
                        "%s: out of host memory for the work partition (%zu "
                        "rows, %zu entries)",
                        create_fn, m->rows, m->entries);
+  }
+  /* Flag the tiles whose first row began in an earlier one. */
+  const uint64_t *off = host->csr.row_offsets;
+  for (size_t t = 0; t < p.tiles; t++) {
+    const uint64_t r = p.coords[2 * t];
+    if (r < m->rows && off[r] < p.coords[2 * t + 1])
+      p.coords[2 * t] |= PRISM__SPMV_HEAD_SPLIT;
   }
   m->tiles = p.tiles;
   m->splits = p.splits;

@@ -16,10 +16,10 @@ struct prism_matrix_s {
   size_t rows, cols, entries;
   prism_type type;
   size_t tile_items, tiles, splits, long_splits;
-  prism_buffer *offsets;    /* rows + 1 uint64 */
+  prism_buffer *offsets;    /* rows + 1 uint32: the low 32 bits */
   prism_buffer *cols_buf;   /* entries uint32 */
   prism_buffer *values;     /* entries of type */
-  prism_buffer *coords;     /* 2 (tiles + 1) uint64 */
+  prism_buffer *coords;     /* 2 (tiles + 1) uint64, head flags in r0 */
   prism_buffer *partials;   /* 2 tiles of type */
   prism_buffer *split_rows; /* 3 splits uint64 */
 };

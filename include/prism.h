@@ -1049,7 +1049,7 @@ typedef struct prism_matrix_s prism_matrix;
  * must be one the device supports (PRISM_UNSUPPORTED for f64 without
  * double support). Empty matrices (0 rows, 0 columns or no entries) are
  * allowed. prism_spmv's work partition is planned here, on the host, once:
- * device memory is 8 (rows + 1) + (4 + value size) entries bytes for the
+ * device memory is 4 (rows + 1) + (4 + value size) entries bytes for the
  * matrix and about 1% more for the plan. Waits for the copies.
  */
 PRISM_API prism_status prism_matrix_create(prism_context *ctx,

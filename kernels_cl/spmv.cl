@@ -21,6 +21,10 @@
 #define PRISM_SPMV_SERIAL 0
 #endif
 
+/* Bit 63 of a tile's r0 in coords: its first row began in an earlier tile
+ * (core/backend.h, PRISM__SPMV_HEAD_SPLIT). */
+#define HEAD_SPLIT ((ulong)1 << 63)
+
 /* What a slot with no sum holds: adds as nothing. */
 #define NEG_ZERO (-(T)0)
 
@@ -85,11 +89,11 @@ PRISM_DEFINE_WG_SCAN(block_keyed_scan, keyed_sum, keyed_combine, keyed_none())
  * entry, each row's y read (beta != 0) and written once; two slots a tile.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-spmv_tiles(PRISM_BUF(const ulong, row_offsets), PRISM_BUF(const uint, cols),
+spmv_tiles(PRISM_BUF(const uint, row_offsets), PRISM_BUF(const uint, cols),
            PRISM_BUF(const T, values), PRISM_BUF(const T, x), PRISM_BUF(T, y),
            PRISM_BUF(const ulong, coords), PRISM_BUF(T, partials), T alpha,
            T beta) {
-  PRISM_BUF_AT(const ulong, row_offsets);
+  PRISM_BUF_AT(const uint, row_offsets);
   PRISM_BUF_AT(const uint, cols);
   PRISM_BUF_AT(const T, values);
   PRISM_BUF_AT(const T, x);
@@ -103,11 +107,12 @@ spmv_tiles(PRISM_BUF(const ulong, row_offsets), PRISM_BUF(const uint, cols),
                    PRISM_SPMV_LOCAL);
   const int lid = (int)get_local_id(0);
   const ulong t = get_group_id(0);
-  const ulong r0 = coords[2 * t], z0 = coords[2 * t + 1];
-  const ulong r1 = coords[2 * t + 2], z1 = coords[2 * t + 3];
+  const ulong head = coords[2 * t], z0 = coords[2 * t + 1];
+  const ulong r0 = head & ~HEAD_SPLIT, r1 = coords[2 * t + 2] & ~HEAD_SPLIT;
+  const ulong z1 = coords[2 * t + 3];
   const int nr = (int)(r1 - r0), nz = (int)(z1 - z0);
   /* The tile's first row began in an earlier tile: it is a split row. */
-  const int head_split = nr > 0 && row_offsets[r0] < z0;
+  const int head_split = nr > 0 && (head & HEAD_SPLIT) != 0;
 
   /* nr, nz <= SPMV_TILE: PRISM_ITEMS strided rounds stage them, every
    * load of a round issued before the first is used (the gathers of x
@@ -126,7 +131,7 @@ spmv_tiles(PRISM_BUF(const ulong, row_offsets), PRISM_BUF(const uint, cols),
   for (int k = 0; k < PRISM_ITEMS; k++) {
     const int i = lid + k * PRISM_WG;
     if (i < nr)
-      row_end[i] = (uint)(row_offsets[r0 + 1 + i] - z0);
+      row_end[i] = row_offsets[r0 + 1 + i] - (uint)z0;
   }
   if (lid == 0) {
     row_end[nr] = (uint)nz; /* row r1 stays open */
@@ -205,12 +210,12 @@ spmv_tiles(PRISM_BUF(const ulong, row_offsets), PRISM_BUF(const uint, cols),
  * or a scan to do.
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-spmv_tiles_serial(PRISM_BUF(const ulong, row_offsets),
+spmv_tiles_serial(PRISM_BUF(const uint, row_offsets),
                   PRISM_BUF(const uint, cols), PRISM_BUF(const T, values),
                   PRISM_BUF(const T, x), PRISM_BUF(T, y),
                   PRISM_BUF(const ulong, coords), PRISM_BUF(T, partials),
                   T alpha, T beta) {
-  PRISM_BUF_AT(const ulong, row_offsets);
+  PRISM_BUF_AT(const uint, row_offsets);
   PRISM_BUF_AT(const uint, cols);
   PRISM_BUF_AT(const T, values);
   PRISM_BUF_AT(const T, x);
@@ -218,13 +223,16 @@ spmv_tiles_serial(PRISM_BUF(const ulong, row_offsets),
   PRISM_BUF_AT(const ulong, coords);
   PRISM_BUF_AT(T, partials);
   const ulong t = get_global_id(0);
-  const ulong r0 = coords[2 * t], z0 = coords[2 * t + 1];
-  const ulong r1 = coords[2 * t + 2], z1 = coords[2 * t + 3];
-  __global const ulong *row_end = row_offsets + 1;
+  const ulong head = coords[2 * t], z0 = coords[2 * t + 1];
+  const ulong r0 = head & ~HEAD_SPLIT, r1 = coords[2 * t + 2] & ~HEAD_SPLIT;
+  const ulong z1 = coords[2 * t + 3];
+  const uint z0_low = (uint)z0;
+/* Row i's end, from its low 32 bits (core/backend.h). */
+#define ROW_END(i) (z0 + (uint)(row_offsets[(i) + 1] - z0_low))
   ulong r = r0, z = z0;
-  if (r1 > r0 && row_offsets[r0] < z0) { /* a split row: the head slot */
+  if (r1 > r0 && (head & HEAD_SPLIT) != 0) { /* a split row: the head slot */
     T acc = (T)0;
-    for (const ulong end = row_end[r0]; z < end; z++)
+    for (const ulong end = ROW_END(r0); z < end; z++)
       acc += values[z] * x[cols[z]];
     partials[2 * t] = acc;
     r++;
@@ -233,10 +241,11 @@ spmv_tiles_serial(PRISM_BUF(const ulong, row_offsets),
   }
   for (; r < r1; r++) {
     T acc = (T)0;
-    for (const ulong end = row_end[r]; z < end; z++)
+    for (const ulong end = ROW_END(r); z < end; z++)
       acc += values[z] * x[cols[z]];
     finish_row(y, r, acc, alpha, beta);
   }
+#undef ROW_END
   T carry = (T)0; /* row r1, open at the tile's end */
   for (; z < z1; z++)
     carry += values[z] * x[cols[z]];
