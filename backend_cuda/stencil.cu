@@ -429,7 +429,7 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_3D, STENCIL_MIN_BLOCKS_3D)
         v[k] = zm >= 0 && xy[k] >= 0 ? g.in[zm * plane_stride + xy[k]] : T(0);
     };
     auto store = [&](int64_t z) {
-      T *p = ring + int((z - z0 + R) % SLOTS) * PLANE;
+      T *p = ring + (int(z - z0) + R) % SLOTS * PLANE;
 #pragma unroll
       for (int k = 0; k < ROUNDS; k++) {
         const int i = k * THREADS + tid;
@@ -457,7 +457,7 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_3D, STENCIL_MIN_BLOCKS_3D)
         tap_3d<STAR, R>(j, &dx, &dy, &dz);
         const T w = sw[((dz + R) * SIDE + dy + R) * SIDE + dx + R];
         if (w != T(0)) {
-          const T *p = ring + int((z + dz - z0 + R) % SLOTS) * PLANE +
+          const T *p = ring + (int(z - z0) + dz + R) % SLOTS * PLANE +
                        (ty + R + dy) * PW + tx + R + dx;
 #pragma unroll
           for (int a = 0; a < ITEMS; a++)

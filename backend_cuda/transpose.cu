@@ -121,9 +121,9 @@ prism_status transpose_typed(prism_context *ctx, prism__cuda_ctx *c,
   if (log_tc < log_side && log_tr < log_side) {
     /* Both sides short: one tile covers the matrix. */
   } else if (log_tc < log_side) {
-    log_tr = log_tile - log_tc;
+    log_tr = log_tile - log_tc < log_tr ? log_tile - log_tc : log_tr;
   } else if (log_tr < log_side) {
-    log_tc = log_tile - log_tr;
+    log_tc = log_tile - log_tr < log_tc ? log_tile - log_tr : log_tc;
   } else {
     log_tc = log_tr = log_side;
   }

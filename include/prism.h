@@ -1241,7 +1241,8 @@ typedef struct prism_stencil_s prism_stencil;
  *
  * in(...) outside the grid as desc->border says. weights (host memory, of
  * desc->type) is the dense box of (2r + 1)^dims values, dx fastest:
- * w(dx, dy, dz) = weights[(dx + r) + (2r + 1) ((dy + r) + (2r + 1) (dz + r))].
+ * w(dx, dy, dz) = weights[(dx + r) + (2r + 1) (dy + r) + (2r + 1)^2 (dz + r)],
+ * the terms of the axes past dims left out.
  * It is copied; the caller may free it on return. This is a correlation,
  * as cuDNN's and most image libraries' "convolution" is: for a true
  * convolution, pass the kernel reversed. A 2-D stencil with a K x K filter
@@ -1252,7 +1253,8 @@ typedef struct prism_stencil_s prism_stencil;
  * infinity it would multiply does not reach the output through it), in
  * the order dz, then dy, then dx, each from -r to r, accumulated with
  * fused multiply-adds from +0.0. So both backends give the same bits as
- * each other and as a serial loop written the same way.
+ * each other and as a serial loop written the same way (a NaN result is a
+ * NaN, its sign and payload as the device makes them).
  *
  * Weights that are zero off the axes (star-shaped: the 5- and 7-point
  * Laplacians) take a faster path, found here. The grid may be smaller
