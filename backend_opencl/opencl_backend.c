@@ -486,4 +486,6 @@ const prism__backend prism__backend_opencl = {
     .event_release = event_release,
     .spmv_tile_items = prism__cl_spmv_tile_items,
     .spmv = prism__cl_spmv,
+    .transpose = prism__cl_transpose,
+    .stencil = prism__cl_stencil,
 };

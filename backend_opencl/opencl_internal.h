@@ -254,6 +254,13 @@ prism_status prism__cl_bfs(prism_context *ctx, const prism__bfs_args *args);
 size_t prism__cl_spmv_tile_items(prism_context *ctx, prism_type type);
 prism_status prism__cl_spmv(prism_context *ctx, const prism__spmv_args *args);
 
+/* ---- transpose.c, stencil.c --------------------------------------------- */
+
+prism_status prism__cl_transpose(prism_context *ctx,
+                                 const prism__transpose_args *args);
+prism_status prism__cl_stencil(prism_context *ctx,
+                               const prism__stencil_args *args);
+
 /* Scratch regions start on this many bytes, whatever precedes them. */
 #define PRISM_CL_SCRATCH_ALIGN 256
 

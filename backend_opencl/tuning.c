@@ -4,6 +4,7 @@
  * in docs/results/tuning-opencl.md, a section per primitive. */
 #include "env.h"
 #include "local_memory.h"
+#include "prism.h"
 #include "tuning.h"
 
 #include <stdint.h>
@@ -34,6 +35,21 @@
 /* SpMV's serial tile (CPUs): fewer split rows and work-groups against
  * balance over the cores. */
 #define SPMV_CPU_TILE 16384
+
+/* Transpose tiles of 64 x 64 elements (or the short side whole), every
+ * element size, as CUDA's TRANSPOSE_SIDE and TRANSPOSE_TILE; fitted to
+ * local memory per element size. */
+#define TRANSPOSE_TILES                                                        \
+  .side = 64, .tile_1 = 4096, .tile_2 = 4096, .tile_4 = 4096, .tile_8 = 4096
+
+/* The stencil tile kernels' shapes, as CUDA's STENCIL_* knobs: 1-D groups
+ * of 256 summing 4 points each; 2-D groups of 32 x 8 over 64 x 32 tiles;
+ * the 3-D ring in groups of 32 x 8 over chunks of 64 planes, radii 1 and
+ * 2; 64 groups per compute unit at most. stencil_rows' runs of 4096
+ * points along x: a run's rows for 2r + 1 taps stay in a core's caches. */
+#define STENCIL_TILES                                                          \
+  .items_1d = 4, .rows_2d = 8, .items_2d = 4, .rows_3d = 8, .chunk_3d = 64,    \
+  .ring_max_r = 2, .groups_per_cu = 64, .run = 4096
 
 /* GPUs, aimed at NVIDIA's OpenCL on an H200. */
 static const prism__cl_policy gpu_policy = {
@@ -162,6 +178,23 @@ static const prism__cl_policy gpu_policy = {
             .items_8 = 6,
             .serial_tile = SPMV_CPU_TILE,
             .fix_splits = 1,
+        },
+    /* Work-groups of 256 move 4096-element tiles through local memory,
+     * 16 elements per work-item in flight; 64 groups per SM at most, as
+     * CUDA's grid. */
+    .transpose =
+        {
+            .blocked = 0,
+            .wg = 256,
+            TRANSPOSE_TILES,
+            .groups_per_cu = 64,
+        },
+    /* The tile kernels, shaped as CUDA's; 1-D and direct groups of 256. */
+    .stencil =
+        {
+            .rows = 0,
+            .wg = 256,
+            STENCIL_TILES,
         },
 };
 
@@ -293,6 +326,32 @@ static const prism__cl_policy cpu_policy = {
             .serial_tile = SPMV_CPU_TILE,
             .fix_splits = 64,
         },
+    /* One work-item per group moves 64 x 64 blocks (or the short side
+     * whole by the rest of 4096 elements) straight from global memory, one
+     * element at a time along the block's longer side: a square block's
+     * input lines stay in L1 while its output rows are written in order,
+     * and a local tile with its barriers would only cost here (8 x 8
+     * transposes in registers measured no steady gain on PoCL). Sixteen
+     * work-items per core, each a contiguous range of blocks: balance against
+     * the cost of a group. */
+    .transpose =
+        {
+            .blocked = 1,
+            .wg = 1,
+            TRANSPOSE_TILES,
+            .groups_per_cu = 16,
+        },
+    /* stencil_rows, one work-item per group: a work-item sums its run tap
+     * by tap (the taps in the contract's order for every point), the
+     * neighbours read straight from global memory, so the inner loop is a
+     * unit-stride multiply-add over the run that the compiler vectorises.
+     * The tile shapes serve a forced GPU policy only. */
+    .stencil =
+        {
+            .rows = 1,
+            .wg = 1,
+            STENCIL_TILES,
+        },
 };
 
 /* Room kept free in local memory for what the compiler adds. */
@@ -368,6 +427,92 @@ static unsigned fit_items(unsigned want, unsigned step, local_bytes bytes,
   return items;
 }
 
+/* Whether a kernel of that many __local bytes fits local_mem. */
+static int local_fits(size_t bytes, size_t local_mem) {
+  return local_mem > LOCAL_MEM_SLACK && bytes <= local_mem - LOCAL_MEM_SLACK;
+}
+
+unsigned prism__cl_transpose_tile(const prism__cl_transpose_policy *p,
+                                  size_t e_bytes) {
+  switch (e_bytes) {
+  case 1:
+    return p->tile_1;
+  case 2:
+    return p->tile_2;
+  case 4:
+    return p->tile_4;
+  default:
+    return p->tile_8;
+  }
+}
+
+/* The transpose tiles halved (down to one element per work-item) until
+ * each fits local memory; blocks from global memory where one cannot. */
+static void fit_transpose(prism__cl_transpose_policy *p, size_t local_mem) {
+  unsigned *tiles[] = {&p->tile_1, &p->tile_2, &p->tile_4, &p->tile_8};
+  for (size_t i = 0; i < 4; i++) {
+    const size_t e_bytes = (size_t)1 << i;
+    while (*tiles[i] > p->wg &&
+           !local_fits(PRISM__CL_TRANSPOSE_LOCAL((size_t)*tiles[i], e_bytes),
+                       local_mem))
+      *tiles[i] /= 2;
+    if (*tiles[i] < p->wg || *tiles[i] < 4 ||
+        !local_fits(PRISM__CL_TRANSPOSE_LOCAL((size_t)*tiles[i], e_bytes),
+                    local_mem)) {
+      p->blocked = 1;
+      p->wg = 1;
+    }
+  }
+}
+
+/* The stencil tile kernels fitted to the work-group limit and to local
+ * memory for 8-byte values at the largest radius (4-byte ones need
+ * half): fewer items per work-item, a ring of smaller radii; stencil_rows
+ * where a tile kernel cannot fit. */
+static void fit_stencil(prism__cl_stencil_policy *p, size_t max_wg,
+                        size_t local_mem) {
+  if (p->rows)
+    return;
+  while (p->rows_2d > 1 && max_wg && (size_t)32 * p->rows_2d > max_wg)
+    p->rows_2d /= 2;
+  while (p->rows_3d > 1 && max_wg && (size_t)32 * p->rows_3d > max_wg)
+    p->rows_3d /= 2;
+  if (p->ring_max_r > 2)
+    p->ring_max_r = 2;
+  if (max_wg && max_wg < 32) {
+    p->rows = 1;
+    p->wg = 1;
+    return;
+  }
+  if (!local_mem)
+    return;
+  const size_t rmax = PRISM_STENCIL_MAX_RADIUS;
+  while (p->items_1d > 1 &&
+         !local_fits(
+             PRISM__CL_STENCIL_1D_LOCAL((size_t)p->wg, p->items_1d, rmax, 8),
+             local_mem))
+    p->items_1d--;
+  while (p->items_2d > 1 &&
+         !local_fits(PRISM__CL_STENCIL_2D_LOCAL((size_t)p->rows_2d, p->items_2d,
+                                                rmax, 8),
+                     local_mem))
+    p->items_2d--;
+  while (p->ring_max_r > 0 &&
+         !local_fits(
+             PRISM__CL_STENCIL_3D_LOCAL((size_t)p->rows_3d, p->ring_max_r, 8),
+             local_mem))
+    p->ring_max_r--;
+  if (!local_fits(
+          PRISM__CL_STENCIL_1D_LOCAL((size_t)p->wg, p->items_1d, rmax, 8),
+          local_mem) ||
+      !local_fits(
+          PRISM__CL_STENCIL_2D_LOCAL((size_t)p->rows_2d, p->items_2d, rmax, 8),
+          local_mem)) {
+    p->rows = 1;
+    p->wg = 1;
+  }
+}
+
 /* Every tile shape fitted to the device's local memory. */
 static void fit_tiles(prism__cl_policy *p, size_t local_mem) {
   p->scan.items_4 = fit_items(p->scan.items_4, 2, scan_local, p, local_mem, 4);
@@ -417,11 +562,16 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
   out->select.wg = fit_wg(out->select.wg, facts->max_wg);
   out->seg.wg = fit_wg(out->seg.wg, facts->max_wg);
   out->spmv.wg = fit_wg(out->spmv.wg, facts->max_wg);
+  out->transpose.wg = fit_wg(out->transpose.wg, facts->max_wg);
+  out->stencil.wg = fit_wg(out->stencil.wg, facts->max_wg);
   out->scan.lb_window = fit_window(out->scan.lb_window, out->scan.wg);
   out->select.lb_window = fit_window(out->select.lb_window, out->select.wg);
   out->seg.lb_window = fit_window(out->seg.lb_window, out->seg.wg);
   if (facts->local_mem)
     fit_tiles(out, facts->local_mem);
+  if (facts->local_mem && !out->transpose.blocked)
+    fit_transpose(&out->transpose, facts->local_mem);
+  fit_stencil(&out->stencil, facts->max_wg, facts->local_mem);
   /* The search in one launch needs a fence that orders global memory for
    * every group of the device, which OpenCL 1.2 does not name (with its
    * mem_fence the search hung on NVIDIA's OpenCL): NVIDIA's in PTX, or a

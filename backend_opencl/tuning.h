@@ -221,6 +221,72 @@ typedef struct prism__cl_spmv_policy {
   (((wg) * (items) + 1) * 4 + (wg) * (items) * (t_bytes) +                     \
    2 * (wg)*2 * (t_bytes))
 
+/* Transpose (transpose.cl): a work-group moves a tile of tr x tc elements
+ * (powers of two) through local memory (transpose_tiles, GPUs), or a
+ * work-item moves blocks of that shape straight from global memory
+ * (transpose_blocks, CPUs). The tile is side x side, or the matrix's short
+ * side whole and the rest of the tile along the long one. */
+typedef struct prism__cl_transpose_policy {
+  int blocked;            /* 1: transpose_blocks (CPUs); 0: transpose_tiles */
+  unsigned wg;            /* work-items per work-group (blocked: 1) */
+  unsigned side;          /* the square tile's side, a power of two */
+  unsigned tile_1;        /* elements per tile, 1-byte elements: a power of
+                             two, a multiple of wg; larger tiles mean fewer
+                             groups and more loads in flight against local
+                             memory (tiles: 1.5 x tile elements) */
+  unsigned tile_2;        /* the same for 2-byte elements */
+  unsigned tile_4;        /* the same for 4-byte elements */
+  unsigned tile_8;        /* the same for 8-byte elements */
+  unsigned groups_per_cu; /* tiles: work-groups launched per CU, each
+                             looping over tiles; blocked: work-items per
+                             CU, each a contiguous range of blocks */
+} prism__cl_transpose_policy;
+
+/* The __local bytes transpose_tiles declares for a tile of tile elements
+ * of e_bytes: the tile, its rows padded by one element (at most tile / 2
+ * rows: tc >= 2). Pure preprocessor. */
+#define PRISM__CL_TRANSPOSE_LOCAL(tile, e_bytes)                               \
+  (((tile) + (tile) / 2) * (e_bytes))
+
+/* Stencils (stencil.cl). GPUs, as backend_cuda/stencil.cu: stencil_1d (a
+ * work-group of wg stages wg x items_1d points and the halo), stencil_2d
+ * (a work-group of 32 x rows_2d, a 64 x (rows_2d x items_2d) tile),
+ * stencil_3d_ring (a work-group of 32 x rows_3d marching along z over
+ * chunk_3d planes, radii up to ring_max_r), stencil_direct (a point per
+ * work-item: other 3-D radii). CPUs: stencil_rows, a work-item per run of
+ * up to run points along x of a row (or whole rows, run points at least),
+ * every tap read straight from global memory. */
+typedef struct prism__cl_stencil_policy {
+  int rows;               /* 1: stencil_rows (CPUs); 0: the tile kernels */
+  unsigned wg;            /* stencil_1d and stencil_direct work-items per
+                             work-group (rows: work-items per group) */
+  unsigned items_1d;      /* 1-D: points per work-item */
+  unsigned rows_2d;       /* 2-D: work-groups of 32 x rows_2d */
+  unsigned items_2d;      /* 2-D: rows of two points per work-item: taps
+                             shared by more points against local memory */
+  unsigned rows_3d;       /* 3-D ring: work-groups of 32 x rows_3d */
+  unsigned chunk_3d;      /* 3-D ring: planes per chunk: each chunk reads
+                             2r halo planes more */
+  unsigned ring_max_r;    /* 3-D: radii 1 .. this on the ring (0 .. 2) */
+  unsigned groups_per_cu; /* tile kernels: work-groups per CU at most,
+                             each looping over tiles */
+  size_t run;             /* rows: points per work-item along x: its
+                             taps' rows stay in the caches */
+} prism__cl_stencil_policy;
+
+/* The __local bytes of the stencil tile kernels (and their weights) for
+ * T of t_bytes, radius up to rmax (ring: the radius). Pure preprocessor. */
+#define PRISM__CL_STENCIL_1D_LOCAL(wg, items, rmax, t_bytes)                   \
+  (((wg) * (items) + 4 * (rmax) + 1) * (t_bytes))
+#define PRISM__CL_STENCIL_2D_LOCAL(rows, items, rmax, t_bytes)                 \
+  (((64 + 2 * (rmax)) * ((rows) * (items) + 2 * (rmax)) +                      \
+    (2 * (rmax) + 1) * (2 * (rmax) + 1)) *                                     \
+   (t_bytes))
+#define PRISM__CL_STENCIL_3D_LOCAL(rows, r, t_bytes)                           \
+  (((2 * (r) + 1) * (32 + 2 * (r)) * ((rows) + 2 * (r)) +                      \
+    (2 * (r) + 1) * (2 * (r) + 1) * (2 * (r) + 1)) *                           \
+   (t_bytes))
+
 typedef struct prism__cl_policy {
   const char *name; /* "gpu", "cpu": shows in logs and the disk cache key */
   prism__cl_reduce_policy reduce;
@@ -232,6 +298,8 @@ typedef struct prism__cl_policy {
   prism__cl_seg_policy seg;
   prism__cl_bfs_policy bfs;
   prism__cl_spmv_policy spmv;
+  prism__cl_transpose_policy transpose;
+  prism__cl_stencil_policy stencil;
 } prism__cl_policy;
 
 /** The policy for a device: the kind's constants fitted to its limits.
@@ -239,5 +307,9 @@ typedef struct prism__cl_policy {
  * gpu or cpu. */
 int prism__cl_choose_policy(const prism__cl_device_facts *facts,
                             prism__cl_policy *out);
+
+/** The transpose tile (elements) of policy p for elements of e_bytes. */
+unsigned prism__cl_transpose_tile(const prism__cl_transpose_policy *p,
+                                  size_t e_bytes);
 
 #endif /* PRISM_OPENCL_TUNING_H */

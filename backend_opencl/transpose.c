@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Transpose (core/backend.h, prism__transpose_args) in kernels_cl/
+ * transpose.cl, shaped as backend_cuda/transpose.cu: one launch of
+ * transpose_tiles (a work-group per tile at a time, through local memory)
+ * or, with the CPU policy, of transpose_blocks (a work-item per range of
+ * blocks, from global memory). Queued, nothing allocated or read back.
+ */
+#include "opencl_internal.h"
+
+/* log2 of the smallest power of two >= n (n >= 1). */
+static int ceil_log2(cl_ulong n) {
+  int l = 0;
+  while (((cl_ulong)1 << l) < n)
+    l++;
+  return l;
+}
+
+static int floor_log2(cl_ulong n) {
+  int l = 0;
+  while ((n >> (l + 1)) != 0)
+    l++;
+  return l;
+}
+
+prism_status prism__cl_transpose(prism_context *ctx,
+                                 const prism__transpose_args *a) {
+  prism__cl *cl = prism__cl_of(ctx);
+  const prism__cl_transpose_policy *pol = &cl->policy.transpose;
+  const unsigned tile = prism__cl_transpose_tile(pol, a->element_size);
+  const size_t wg = pol->wg;
+  /* The tile: side x side, or the short side whole and the rest along
+   * the long one. */
+  const int log_tile = floor_log2(tile);
+  const int log_side = floor_log2(pol->side);
+  int log_tc = ceil_log2(a->cols), log_tr = ceil_log2(a->rows);
+  if (log_tc < log_side && log_tr < log_side) {
+    /* Both sides short: one tile covers the matrix. */
+  } else if (log_tc < log_side) {
+    log_tr = log_tile - log_tc;
+  } else if (log_tr < log_side) {
+    log_tc = log_tile - log_tr;
+  } else {
+    log_tc = log_tr = log_side;
+  }
+  if (log_tc < 1)
+    log_tc = 1;
+  if (log_tr + log_tc > log_tile)
+    log_tr = log_tile - log_tc;
+  const cl_ulong rows = a->rows, cols = a->cols;
+  const cl_ulong tiles_r = (rows + ((cl_ulong)1 << log_tr) - 1) >> log_tr;
+  const cl_ulong tiles_c = (cols + ((cl_ulong)1 << log_tc) - 1) >> log_tc;
+  const cl_ulong tiles = tiles_r * tiles_c * a->batch;
+  const cl_int ltr = log_tr, ltc = log_tc;
+
+  char options[256];
+  if (pol->blocked)
+    prism__cl_options(options, sizeof options, PRISM_U32, PRISM_SUM,
+                      "-DPRISM_WG=%zu -DPRISM_ELEM_BYTES=%zu "
+                      "-DPRISM_TRANSPOSE_BLOCKED=1",
+                      wg, a->element_size);
+  else
+    prism__cl_options(
+        options, sizeof options, PRISM_U32, PRISM_SUM,
+        "-DPRISM_WG=%zu -DPRISM_ELEM_BYTES=%zu -DPRISM_TRANSPOSE_BLOCKED=0 "
+        "-DPRISM_TILE=%u -DPRISM_TRANSPOSE_LOCAL=%zu",
+        wg, a->element_size, tile,
+        (size_t)PRISM__CL_TRANSPOSE_LOCAL((size_t)tile, a->element_size));
+  const char *name = pol->blocked ? "transpose_blocks" : "transpose_tiles";
+  cl_kernel kernel;
+  prism_status st =
+      prism__cl_kernel(ctx, "transpose.cl", options, name, &kernel);
+  if (st != PRISM_OK)
+    return st;
+
+  const cl_ulong cap = (cl_ulong)cl->facts.compute_units * pol->groups_per_cu;
+  const cl_ulong groups = tiles < cap ? tiles : (cap > 0 ? cap : 1);
+  if (pol->blocked) {
+    const cl_ulong per_item = (tiles + groups - 1) / groups;
+    const cl_ulong items = (tiles + per_item - 1) / per_item;
+    const prism__cl_arg args[] = {
+        PRISM__CL_MEM(a->in),   PRISM__CL_MEM(a->out),  PRISM__CL_ARG(rows),
+        PRISM__CL_ARG(cols),    PRISM__CL_ARG(ltr),     PRISM__CL_ARG(ltc),
+        PRISM__CL_ARG(tiles_r), PRISM__CL_ARG(tiles_c), PRISM__CL_ARG(tiles),
+        PRISM__CL_ARG(per_item)};
+    return PRISM__CL_LAUNCH(ctx, kernel, name, args, (size_t)items * wg, wg);
+  }
+  const prism__cl_arg args[] = {
+      PRISM__CL_MEM(a->in),   PRISM__CL_MEM(a->out),  PRISM__CL_ARG(rows),
+      PRISM__CL_ARG(cols),    PRISM__CL_ARG(ltr),     PRISM__CL_ARG(ltc),
+      PRISM__CL_ARG(tiles_r), PRISM__CL_ARG(tiles_c), PRISM__CL_ARG(tiles)};
+  return PRISM__CL_LAUNCH(ctx, kernel, name, args, (size_t)groups * wg, wg);
+}
