@@ -12,10 +12,11 @@
  * stencil_2d: a block stages a (32 x COLS) x (ROWS x ITEMS) tile and its
  *   halo of r in shared memory; each thread sums COLS x ITEMS points, a
  *   tap's weight loaded once for all of them: star-shaped weights (the
- *   axes only) and radius 0.
- * stencil_2d_box: full boxes (conv2d), each thread a few consecutive rows
- *   of a column from a window of rows kept in registers, so a value read
- *   from shared memory serves 2r + 1 rows' worth of taps.
+ *   axes only), radius 0 and full boxes of radius 1 and 2.
+ * stencil_2d_box: full boxes of radius 3 and more (conv2d), each thread a
+ *   few consecutive rows of a column from a window of rows kept in
+ *   registers, so a value read from shared memory serves 2r + 1 rows'
+ *   worth of taps.
  * stencil_3d_ring (r <= RING_MAX_R): a block owns a 32 x (ROWS x ITEMS)
  *   column of the grid (ITEMS points of a plane per thread) and marches
  *   along z over a chunk of planes, keeping the 2r + 1 planes (with halos)
@@ -253,7 +254,7 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
   }
 }
 
-/* Full 2-D boxes (conv2d): a thread owns Q = box_rows<R>() consecutive
+/* Full 2-D boxes (conv2d): a thread owns Q = STENCIL_BOX_ROWS consecutive
  * rows of one column, and walks the box's rows dy = -r .. r with a window
  * of Q rows x (2r + 1) values in registers: moving to the next dy drops
  * the window's first row and reads one new one, so a thread reads (Q +
@@ -262,7 +263,7 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
  * tile, 32 x (ROWS x Q) points with its halo, is staged by a flat index
  * over it (all lanes busy). */
 template <int R> __host__ __device__ constexpr int box_rows() {
-  return R <= 2 ? STENCIL_BOX_ROWS_SMALL : STENCIL_BOX_ROWS_LARGE;
+  return STENCIL_BOX_ROWS;
 }
 
 template <class T, int R>
@@ -575,17 +576,15 @@ void launch_2d_box(prism__cuda_ctx *c, const StencilGrid<T> &g) {
           g, tiles_x, tiles);
 }
 
-/* Star-shaped weights and radius 0: stencil_2d; full boxes:
- * stencil_2d_box, its radius at compile time. */
+/* Full boxes of radius 3 and more: stencil_2d_box, its radius at compile
+ * time; the rest (stars, radius 0, and boxes of radius 1 and 2, whose few
+ * taps leave them bound by memory, where stencil_2d's wider tiles measured
+ * faster: docs/results/h200-dense.txt) stencil_2d. */
 template <class T, bool STAR>
 void launch_2d_radius(prism__cuda_ctx *c, const StencilGrid<T> &g) {
   static_assert(PRISM_STENCIL_MAX_RADIUS == 8, "a box kernel per radius");
   if (!STAR) {
     switch (g.r) {
-    case 1:
-      return launch_2d_box<T, 1>(c, g);
-    case 2:
-      return launch_2d_box<T, 2>(c, g);
     case 3:
       return launch_2d_box<T, 3>(c, g);
     case 4:

@@ -468,9 +468,9 @@ static_assert(TRANSPOSE_TILE % TRANSPOSE_THREADS == 0 &&
  * STENCIL_COLS_2D_<value bytes> by STENCIL_ROWS_2D x STENCIL_ITEMS_2D points
  * (COLS x ITEMS each) from the tile and its halo staged in shared memory.
  * 4-byte values take more columns, so a thread keeps as many bytes in
- * flight as with 8-byte ones. Full 2-D boxes: a thread computes
- * STENCIL_BOX_ROWS_SMALL (radius <= 2) or _LARGE consecutive rows of a
- * column from a window of rows in registers. 3-D (radius <=
+ * flight as with 8-byte ones. Full 2-D boxes of radius 3 and more: a
+ * thread computes STENCIL_BOX_ROWS consecutive rows of a column from a
+ * window of rows in registers. 3-D (radius <=
  * STENCIL_RING_MAX_R): a block of 32 x STENCIL_ROWS_3D threads marches
  * along z over STENCIL_CHUNK_3D planes of a 32 x (STENCIL_ROWS_3D x
  * STENCIL_ITEMS_3D) column (STENCIL_ITEMS_3D points a plane per thread),
@@ -482,8 +482,7 @@ PRISM_CUDA_KNOB(int, STENCIL_ROWS_2D, 8);
 PRISM_CUDA_KNOB(int, STENCIL_ITEMS_2D, 4);
 PRISM_CUDA_KNOB(int, STENCIL_COLS_2D_4, 4);
 PRISM_CUDA_KNOB(int, STENCIL_COLS_2D_8, 2);
-PRISM_CUDA_KNOB(int, STENCIL_BOX_ROWS_SMALL, 8);
-PRISM_CUDA_KNOB(int, STENCIL_BOX_ROWS_LARGE, 4);
+PRISM_CUDA_KNOB(int, STENCIL_BOX_ROWS, 4);
 PRISM_CUDA_KNOB(int, STENCIL_ROWS_3D, 8);
 PRISM_CUDA_KNOB(int, STENCIL_ITEMS_3D, 4);
 PRISM_CUDA_KNOB(int, STENCIL_MIN_BLOCKS_3D, 4);
