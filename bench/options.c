@@ -47,8 +47,9 @@ static const char usage[] =
     "                          name substring (e.g. nvidia,pocl)\n"
     "  --device N              device index within the backend / platform\n"
     "  --type LIST             i32, u32, f32, i64, u64, f64, u8 (default i32;\n"
-    "                          u8: histograms and compaction only; spmv: f32\n"
-    "                          and f64, both by default)\n"
+    "                          u8: histograms and compaction only; spmv and\n"
+    "                          stencil: f32 and f64, both by default;\n"
+    "                          conv2d: f32 and f64, f32 by default)\n"
     "  --op LIST               sum, min, max (default sum)\n"
     "  --kind LIST             scans: inclusive, exclusive (default "
     "exclusive)\n"
@@ -108,6 +109,29 @@ static const char usage[] =
     "                          (repeatable; added to --matrices)\n"
     "  --spmv-beta B           spmv: y = A x + B y (default 0: y = A x, y not\n"
     "                          read)\n"
+    "  --shapes LIST           transpose, stencil, conv2d: extents slowest\n"
+    "                          first, joined by x, as 8192, 2^13 or 10^8:\n"
+    "                          RxC (transpose: R rows of C) or BxRxC (a\n"
+    "                          batch of B), N, NYxNX or NZxNYxNX (stencil;\n"
+    "                          conv2d: 2-D only), or `small` (a few small,\n"
+    "                          odd shapes). Default when a GPU is measured:\n"
+    "                          transpose 16384x16384,3x10^8,10^8x3; stencil\n"
+    "                          8192x8192,512x512x512; conv2d 8192x8192;\n"
+    "                          else 4096x4096,3x10^7,10^7x3;\n"
+    "                          2048x2048,128x128x128; 2048x2048\n"
+    "  --element-size LIST     transpose: bytes an element, 1, 2, 4, 8\n"
+    "                          (default all four; 4 alone for a matrix\n"
+    "                          with a side below %d)\n"
+    "  --radius LIST           stencil: a star of radius R, -2 x dims x R\n"
+    "                          at the centre and 1 on the arms (R = 1: the\n"
+    "                          5- and 7-point Laplacians, the default; 0:\n"
+    "                          the identity); conv2d: a (2R+1)^2 Gaussian\n"
+    "                          box, sigma R / 2 (default 2,7: K = 5, 15);\n"
+    "                          0 to %d\n"
+    "  --border LIST           stencil, conv2d: zero, clamp, periodic\n"
+    "                          (default stencil zero; conv2d clamp,zero:\n"
+    "                          clamp beside the naive CUDA kernel, zero\n"
+    "                          beside cuDNN)\n"
     "  --n LIST                sizes: 1000000, 2^20, or ranges 2^10..2^28\n"
     "                          (steps of 4x; default 2^10..2^28 on a GPU,\n"
     "                          2^10..2^24 on a CPU device)\n"
@@ -149,6 +173,10 @@ static const char usage[] =
     "spmv rows count n as the matrix's entries (GFLOP/s = 2x Gelem/s); beside\n"
     "them cuSPARSE (the ratio) and the warp-per-row CUDA kernel on NVIDIA\n"
     "devices (CUDA builds), a serial C CSR loop on CPU devices.\n"
+    "transpose, stencil and conv2d count n as the elements or grid points;\n"
+    "GB/s is the grid read once and written once. Beside them on NVIDIA\n"
+    "devices (CUDA builds) naive one-thread-per-element CUDA kernels and, for\n"
+    "conv2d with a zero border, cuDNN; a serial C loop on CPU devices.\n"
     "\n"
     "exit status: 0 all verified, 1 a verification or call failed, 2 bad "
     "arguments\n";
@@ -171,7 +199,7 @@ static void print_usage(void) {
   primitive_names(1, defaults, sizeof defaults);
   printf(usage, names, defaults, INPUT_SEGMENT_MEAN, INPUT_SEGMENT_MEAN,
          DEFAULT_GRAPH, DEFAULT_SOURCES, MATRIX_HUGEROW_ROW_ENTRIES,
-         DEFAULT_REPS, QUICK_REPS);
+         DENSE_SKINNY_SIDE, PRISM_STENCIL_MAX_RADIUS, DEFAULT_REPS, QUICK_REPS);
 }
 
 static int bad(const char *option, const char *fmt, ...)
@@ -328,6 +356,34 @@ static int values_item(const char *option, const char *name,
     return bad(option,
                "'%s' is not a value size (valid: 0 for keys only, 4, 8)", name);
   return add_value_size(option, (size_t)(name[0] - '0'), opt);
+}
+
+/* transpose: 1, 2, 4 or 8 bytes an element. */
+static int element_size_item(const char *option, const char *name,
+                             bench_options *opt) {
+  if (strcmp(name, "1") != 0 && strcmp(name, "2") != 0 &&
+      strcmp(name, "4") != 0 && strcmp(name, "8") != 0)
+    return bad(option, "'%s' is not an element size (valid: 1, 2, 4, 8)", name);
+  if (opt->element_size_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->element_sizes[opt->element_size_count++] = (size_t)(name[0] - '0');
+  return 0;
+}
+
+static int border_item(const char *option, const char *name,
+                       bench_options *opt) {
+  static const prism_border all[] = {PRISM_BORDER_ZERO, PRISM_BORDER_CLAMP,
+                                     PRISM_BORDER_PERIODIC};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    if (strcmp(name, prism_border_name(all[i])) == 0) {
+      if (opt->border_count == OPTIONS_MAX_ITEMS)
+        return too_many(option);
+      opt->borders[opt->border_count++] = all[i];
+      return 0;
+    }
+  }
+  return bad(option, "unknown border '%s' (valid: zero, clamp, periodic)",
+             name);
 }
 
 static int kind_item(const char *option, const char *name, bench_options *opt) {
@@ -511,6 +567,31 @@ static int matrix_item(const char *option, const char *item,
   return add_matrix(option, item, 0, opt);
 }
 
+/* A shape of the dense rows (dense_spec.h). */
+static int shape_item(const char *option, const char *item,
+                      bench_options *opt) {
+  char why[256];
+  if (opt->shape_count == DENSE_MAX_SHAPES)
+    return bad(option, "more than %d shapes", DENSE_MAX_SHAPES);
+  if (!dense_shape_parse(item, &opt->shapes[opt->shape_count], why, sizeof why))
+    return bad(option, "%s", why);
+  opt->shape_count++;
+  return 0;
+}
+
+/* A stencil radius: 0 to PRISM_STENCIL_MAX_RADIUS. */
+static int radius_item(const char *option, const char *item,
+                       bench_options *opt) {
+  unsigned long long r;
+  if (!parse_uint(item, 0, PRISM_STENCIL_MAX_RADIUS, &r))
+    return bad(option, "'%s' is not a radius from 0 to %d", item,
+               PRISM_STENCIL_MAX_RADIUS);
+  if (opt->radius_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->radii[opt->radius_count++] = (unsigned)r;
+  return 0;
+}
+
 /* --spmv-beta: any finite number. */
 static int parse_beta(const char *option, const char *value, double *out) {
   char *end;
@@ -689,7 +770,9 @@ int options_parse(int argc, char **argv, bench_options *opt) {
         {"--order", order_item},     {"--values", values_item},
         {"--bins", bins_item},       {"--dist", dist_item},
         {"--keep", keep_item},       {"--segment", segment_item},
-        {"--graph", graph_item},     {"--matrices", matrix_item}};
+        {"--graph", graph_item},     {"--matrices", matrix_item},
+        {"--shapes", shape_item},    {"--element-size", element_size_item},
+        {"--radius", radius_item},   {"--border", border_item}};
     int known = 0;
     for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
       if (strcmp(name, lists[l].name) != 0)

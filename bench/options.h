@@ -3,6 +3,7 @@
 #ifndef PRISM_BENCH_OPTIONS_H
 #define PRISM_BENCH_OPTIONS_H
 
+#include "dense_spec.h"
 #include "primitive.h"
 #include "prism.h"
 #include "report.h"
@@ -74,6 +75,19 @@ typedef struct bench_options {
   int matrix_files[OPTIONS_MAX_MATRICES]; /* 1: a --matrix file */
   int matrix_count;
   double spmv_beta;
+
+  /* transpose, stencil, conv2d: --shapes entries in the order given (none:
+   * each primitive's defaults), transpose's --element-size list, the
+   * stencils' --radius and --border lists (none: each primitive's
+   * defaults). */
+  dense_shape shapes[DENSE_MAX_SHAPES];
+  int shape_count;
+  size_t element_sizes[OPTIONS_MAX_ITEMS];
+  int element_size_count;
+  unsigned radii[OPTIONS_MAX_ITEMS];
+  int radius_count;
+  prism_border borders[OPTIONS_MAX_ITEMS];
+  int border_count;
 
   int reps;
   uint64_t seed;

@@ -120,7 +120,8 @@ typedef struct bench_primitive {
                       int device_count, const struct bench_options *opt);
   /* A measure_all primitive whose rows are timed as the array ones are
    * (k calls a sample, --reps samples) and set beside the device's copy
-   * row (spmv): main measures the copy row for it too. */
+   * row (spmv, transpose, the stencils): main measures the copy row for it
+   * too. */
   int copy_row;
   /* Optional: the width of the table's primitive column its labels need,
    * where uses does not tell it (spmv: "spmv " and its matrices' names). */
@@ -139,10 +140,13 @@ extern const bench_primitive bench_partition;
 extern const bench_primitive bench_unique;
 extern const bench_primitive bench_segmented_reduce;
 extern const bench_primitive bench_segmented_scan;
-extern const bench_primitive bench_gather;  /* prim_gather_scatter.c */
-extern const bench_primitive bench_scatter; /* prim_gather_scatter.c */
-extern const bench_primitive bench_bfs;     /* bfs.c: measure_all */
-extern const bench_primitive bench_spmv;    /* spmv.c: measure_all */
+extern const bench_primitive bench_gather;    /* prim_gather_scatter.c */
+extern const bench_primitive bench_scatter;   /* prim_gather_scatter.c */
+extern const bench_primitive bench_bfs;       /* bfs.c: measure_all */
+extern const bench_primitive bench_spmv;      /* spmv.c: measure_all */
+extern const bench_primitive bench_transpose; /* dense_transpose.c: ditto */
+extern const bench_primitive bench_stencil;   /* dense_stencil.c: ditto */
+extern const bench_primitive bench_conv2d;    /* dense_stencil.c: ditto */
 
 /* The table, in the order `prism-bench` with no names runs it. */
 extern const bench_primitive *const bench_primitives[];

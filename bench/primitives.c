@@ -9,7 +9,8 @@ const bench_primitive *const bench_primitives[] = {
     &bench_select, &bench_select_flagged,   &bench_partition,
     &bench_unique, &bench_segmented_reduce, &bench_segmented_scan,
     &bench_gather, &bench_scatter,          &bench_bfs,
-    &bench_spmv,
+    &bench_spmv,   &bench_transpose,        &bench_stencil,
+    &bench_conv2d,
 };
 
 const int bench_primitive_count =

@@ -14,6 +14,15 @@
 #     verified and each prism row with its ratio to a reference; a Matrix
 #     Market file with --spmv-beta; a missing --matrix file and a
 #     generator without its size fail at option parsing (exit 2).
+#   test-bench.sh dense BENCH DIR HAVE_ZLIB
+#     transpose, stencil and conv2d on the small shapes (odd sides, skinny
+#     and batched matrices, 1-, 2- and 3-D grids, grids smaller than the
+#     box), f32 and f64, radii 0, 1 and 8, every border: every row
+#     verified (prism against the serial loop's bits), each prism row of a
+#     CPU device with its ratio to serial; a row in CSV; a bad shape and a
+#     radius past the largest fail at option parsing (exit 2). Exit 77
+#     when the backend implements neither (every prism row skipped as
+#     unsupported).
 # Exit 77 (skipped) when the machine has no device the bench can open.
 set -u
 step=$1 bench=$2 dir=$3 zlib=$4
@@ -120,9 +129,52 @@ spmv_step() {
   return 0
 }
 
+# The dense rows of $1: 77 when the backend implements none of them, else
+# $2 prism rows on each device, those of CPU devices with a ratio.
+check_dense_rows() {
+  command -v python3 >/dev/null 2>&1 || return 0
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+refs = ("serial", "naive", "cudnn")
+dense = ("transpose", "stencil", "conv2d")
+rows = [r for r in d["rows"] if r["primitive"] in dense and r["backend"] not in refs]
+if rows and all(r["status"] == "skip" and "not implemented" in (r["note"] or "") for r in rows):
+    print("skipped: " + rows[0]["note"], file=sys.stderr)
+    sys.exit(77)
+want = int(sys.argv[2]) * len(d["meta"]["devices"])
+assert len(rows) == want, "%d prism dense rows, want %d" % (len(rows), want)
+cpu = [dev["index"] for dev in d["meta"]["devices"] if dev["cpu"]]
+assert all(r["ratio"] for r in rows if r["device_index"] in cpu), "a CPU row has no ratio"' "$1" "$2"
+}
+
+dense_step() {
+  run_bench transpose,stencil,conv2d --shapes small --type f32,f64 --radius 0,1,8 \
+    --border zero,clamp,periodic --reps 2 --json --output "$dir/dense.json"
+  # transpose: 11 matrices and sizes; stencil: 4 grids, conv2d: 2, each
+  # at 2 types x 3 radii x 3 borders.
+  check_dense_rows "$dir/dense.json" 119
+  rc=$?
+  [ $rc -eq 77 ] && exit 77
+  [ $rc -eq 0 ] || fail "$dir/dense.json lacks dense rows"
+  check_json "$dir/dense.json"
+  run_bench transpose --shapes 5x33x17 --element-size 2 --reps 2 --csv \
+    --output "$dir/dense.csv"
+  grep -q ",transpose,5x33x17,5x33x17,.*,2B,2805,.*,ok," "$dir/dense.csv" ||
+    fail "no transpose row in the CSV: $(cat "$dir/dense.csv")"
+  PRISM_BACKEND=bogus "$bench" transpose --shapes 3x 2>"$dir/stderr"
+  rc=$?
+  [ $rc -eq 2 ] || fail "the shape 3x exited $rc, want 2"
+  grep -q "'3x' is not a shape" "$dir/stderr" || fail "no word of the shape: $(cat "$dir/stderr")"
+  PRISM_BACKEND=bogus "$bench" stencil --radius 9 2>"$dir/stderr"
+  rc=$?
+  [ $rc -eq 2 ] || fail "--radius 9 exited $rc, want 2"
+  return 0
+}
+
 case $step in
 json) json_step ;;
 graph) graph_step ;;
 spmv) spmv_step ;;
+dense) dense_step ;;
 *) fail "unknown step $step" ;;
 esac
