@@ -43,13 +43,18 @@
   .side = 64, .tile_1 = 4096, .tile_2 = 4096, .tile_4 = 4096, .tile_8 = 4096
 
 /* The stencil tile kernels' shapes, as CUDA's STENCIL_* knobs: 1-D groups
- * of 256 summing 4 points each; 2-D groups of 32 x 8 over 64 x 32 tiles;
- * the 3-D ring in groups of 32 x 8 over chunks of 64 planes, radii 1 and
- * 2; 64 groups per compute unit at most. stencil_rows' runs of 4096
- * points along x: a run's rows for 2r + 1 taps stay in a core's caches. */
+ * of 256 summing 4 points each; 2-D groups of 32 x 8 over (32 x 4) x 32
+ * tiles of 4-byte values, (32 x 2) x 32 of 8-byte ones (as many bytes in
+ * flight); full 2-D boxes of every radius in groups of 32 x 8, 8 rows a
+ * work-item up to radius 2, 4 beyond; the 3-D ring in groups of 32 x 8
+ * over chunks of 64 planes of 32 x (8 x 4) columns, radii 1 and 2; 64
+ * groups per compute unit at most. stencil_rows' runs of 4096 points along
+ * x: a run's rows for 2r + 1 taps stay in a core's caches. */
 #define STENCIL_TILES                                                          \
-  .items_1d = 4, .rows_2d = 8, .items_2d = 4, .rows_3d = 8, .chunk_3d = 64,    \
-  .ring_max_r = 2, .groups_per_cu = 64, .run = 4096
+  .items_1d = 4, .rows_2d = 8, .items_2d = 4, .cols_2d_4 = 4, .cols_2d_8 = 2,  \
+  .box_min_r = 3, .box_max_r = PRISM_STENCIL_MAX_RADIUS, .box_rows = 4,        \
+  .rows_3d = 8, .items_3d = 4, .chunk_3d = 64, .ring_max_r = 2,                \
+  .groups_per_cu = 64, .run = 4096
 
 /* GPUs, aimed at NVIDIA's OpenCL on an H200. */
 static const prism__cl_policy gpu_policy = {
@@ -465,10 +470,64 @@ static void fit_transpose(prism__cl_transpose_policy *p, size_t local_mem) {
   }
 }
 
+unsigned prism__cl_stencil_cols(const prism__cl_stencil_policy *p,
+                                size_t t_bytes) {
+  return t_bytes == 4 ? p->cols_2d_4 : p->cols_2d_8;
+}
+
+unsigned prism__cl_stencil_box_rows(const prism__cl_stencil_policy *p,
+                                    unsigned r) {
+  (void)r;
+  return p->box_rows;
+}
+
+/* The ring's __local bytes (its weights too) at most on any device, as
+ * CUDA's ring_items bounds its ring: 48 KiB of static shared memory less
+ * 1 KiB. */
+#define STENCIL_RING_LOCAL_MAX (47 * 1024)
+
+unsigned prism__cl_stencil_ring_items(const prism__cl_stencil_policy *p,
+                                      unsigned r, size_t t_bytes,
+                                      size_t local_mem) {
+  unsigned items = p->items_3d > 0 ? p->items_3d : 1;
+  while (items > 1) {
+    const size_t bytes =
+        PRISM__CL_STENCIL_3D_LOCAL((size_t)p->rows_3d, items, r, t_bytes);
+    if (bytes <= STENCIL_RING_LOCAL_MAX &&
+        (!local_mem || local_fits(bytes, local_mem)))
+      break;
+    items /= 2;
+  }
+  return items;
+}
+
+/* stencil_2d at the largest radius fits local memory for values of
+ * t_bytes. */
+static int stencil_2d_fits(const prism__cl_stencil_policy *p, size_t t_bytes,
+                           size_t local_mem) {
+  return local_fits(
+      PRISM__CL_STENCIL_2D_LOCAL((size_t)p->rows_2d, p->items_2d,
+                                 prism__cl_stencil_cols(p, t_bytes),
+                                 (size_t)PRISM_STENCIL_MAX_RADIUS, t_bytes),
+      local_mem);
+}
+
+/* stencil_2d_box at radius r fits local memory for 8-byte values. */
+static int stencil_box_fits(const prism__cl_stencil_policy *p, unsigned r,
+                            size_t local_mem) {
+  return local_fits(
+      PRISM__CL_STENCIL_BOX_LOCAL((size_t)p->rows_2d,
+                                  prism__cl_stencil_box_rows(p, r), r, 8),
+      local_mem);
+}
+
 /* The stencil tile kernels fitted to the work-group limit and to local
- * memory for 8-byte values at the largest radius (4-byte ones need
- * half): fewer items per work-item, a ring of smaller radii; stencil_rows
- * where a tile kernel cannot fit. */
+ * memory at the largest radius, 1-D and the box for 8-byte values (4-byte
+ * ones need half), 2-D for both: fewer items per work-item, then fewer
+ * columns; boxes with fewer rows per work-item, then the larger radii on
+ * stencil_2d; a ring of smaller radii (its items per work-item fitted per
+ * radius and type: prism__cl_stencil_ring_items); stencil_rows where a
+ * 1-D or 2-D tile kernel cannot fit. */
 static void fit_stencil(prism__cl_stencil_policy *p, size_t max_wg,
                         size_t local_mem) {
   if (p->rows)
@@ -479,6 +538,8 @@ static void fit_stencil(prism__cl_stencil_policy *p, size_t max_wg,
     p->rows_3d /= 2;
   if (p->ring_max_r > 2)
     p->ring_max_r = 2;
+  if (p->box_max_r > PRISM_STENCIL_MAX_RADIUS)
+    p->box_max_r = PRISM_STENCIL_MAX_RADIUS;
   if (max_wg && max_wg < 32) {
     p->rows = 1;
     p->wg = 1;
@@ -492,22 +553,31 @@ static void fit_stencil(prism__cl_stencil_policy *p, size_t max_wg,
              PRISM__CL_STENCIL_1D_LOCAL((size_t)p->wg, p->items_1d, rmax, 8),
              local_mem))
     p->items_1d--;
-  while (p->items_2d > 1 &&
-         !local_fits(PRISM__CL_STENCIL_2D_LOCAL((size_t)p->rows_2d, p->items_2d,
-                                                rmax, 8),
-                     local_mem))
+  while (p->items_2d > 1 && !(stencil_2d_fits(p, 4, local_mem) &&
+                              stencil_2d_fits(p, 8, local_mem)))
     p->items_2d--;
+  while (p->cols_2d_4 > 1 && !stencil_2d_fits(p, 4, local_mem))
+    p->cols_2d_4 /= 2;
+  while (p->cols_2d_8 > 1 && !stencil_2d_fits(p, 8, local_mem))
+    p->cols_2d_8 /= 2;
+  for (unsigned r = p->box_min_r; r <= p->box_max_r; r++) {
+    unsigned *q = &p->box_rows;
+    while (*q > 1 && !stencil_box_fits(p, r, local_mem))
+      *q /= 2;
+    if (!stencil_box_fits(p, r, local_mem)) {
+      p->box_max_r = r - 1;
+      break;
+    }
+  }
   while (p->ring_max_r > 0 &&
-         !local_fits(
-             PRISM__CL_STENCIL_3D_LOCAL((size_t)p->rows_3d, p->ring_max_r, 8),
-             local_mem))
+         !local_fits(PRISM__CL_STENCIL_3D_LOCAL((size_t)p->rows_3d, 1,
+                                                p->ring_max_r, 8),
+                     local_mem))
     p->ring_max_r--;
   if (!local_fits(
           PRISM__CL_STENCIL_1D_LOCAL((size_t)p->wg, p->items_1d, rmax, 8),
           local_mem) ||
-      !local_fits(
-          PRISM__CL_STENCIL_2D_LOCAL((size_t)p->rows_2d, p->items_2d, rmax, 8),
-          local_mem)) {
+      !stencil_2d_fits(p, 4, local_mem) || !stencil_2d_fits(p, 8, local_mem)) {
     p->rows = 1;
     p->wg = 1;
   }

@@ -250,21 +250,38 @@ typedef struct prism__cl_transpose_policy {
 
 /* Stencils (stencil.cl). GPUs, as backend_cuda/stencil.cu: stencil_1d (a
  * work-group of wg stages wg x items_1d points and the halo), stencil_2d
- * (a work-group of 32 x rows_2d, a 64 x (rows_2d x items_2d) tile),
- * stencil_3d_ring (a work-group of 32 x rows_3d marching along z over
- * chunk_3d planes, radii up to ring_max_r), stencil_direct (a point per
- * work-item: other 3-D radii). CPUs: stencil_rows, a work-item per run of
- * up to run points along x of a row (or whole rows, run points at least),
- * every tap read straight from global memory. */
+ * (a work-group of 32 x rows_2d, a (32 x cols_2d_<value bytes>) x (rows_2d
+ * x items_2d) tile: stars, radius 0, and full boxes below box_min_r),
+ * stencil_2d_box (full 2-D boxes of radii box_min_r .. box_max_r, a
+ * work-group of 32 x rows_2d, each work-item box_rows consecutive rows of
+ * a column: a 32 x (rows_2d x box_rows) tile), stencil_3d_ring (a work-group
+ * of 32 x rows_3d marching along z over chunk_3d planes of a 32 x (rows_3d
+ * x items) column, items_3d halved while the ring does not fit local
+ * memory: prism__cl_stencil_ring_items; radii up to ring_max_r),
+ * stencil_direct (a point per work-item: other 3-D radii). CPUs:
+ * stencil_rows, a work-item per run of up to run points along x of a row
+ * (or whole rows, run points at least), every tap read straight from
+ * global memory. */
 typedef struct prism__cl_stencil_policy {
   int rows;               /* 1: stencil_rows (CPUs); 0: the tile kernels */
   unsigned wg;            /* stencil_1d and stencil_direct work-items per
                              work-group (rows: work-items per group) */
   unsigned items_1d;      /* 1-D: points per work-item */
-  unsigned rows_2d;       /* 2-D: work-groups of 32 x rows_2d */
-  unsigned items_2d;      /* 2-D: rows of two points per work-item: taps
-                             shared by more points against local memory */
+  unsigned rows_2d;       /* 2-D and the box: work-groups of 32 x rows_2d */
+  unsigned items_2d;      /* 2-D: rows of cols_2d_* points per work-item:
+                             taps shared by more points against local
+                             memory */
+  unsigned cols_2d_4;     /* 2-D: points per work-item along x, 4-byte
+                             values (more than 8-byte ones: as many bytes
+                             in flight) */
+  unsigned cols_2d_8;     /* as much, 8-byte values */
+  unsigned box_min_r;     /* 2-D full boxes of radii box_min_r .. */
+  unsigned box_max_r;     /* .. box_max_r (0 .. 8) take stencil_2d_box;
+                             others stencil_2d */
+  unsigned box_rows;      /* the box: rows per work-item */
   unsigned rows_3d;       /* 3-D ring: work-groups of 32 x rows_3d */
+  unsigned items_3d;      /* 3-D ring: points a plane per work-item, at
+                             most (halved to fit local memory) */
   unsigned chunk_3d;      /* 3-D ring: planes per chunk: each chunk reads
                              2r halo planes more */
   unsigned ring_max_r;    /* 3-D: radii 1 .. this on the ring (0 .. 2) */
@@ -275,15 +292,20 @@ typedef struct prism__cl_stencil_policy {
 } prism__cl_stencil_policy;
 
 /* The __local bytes of the stencil tile kernels (and their weights) for
- * T of t_bytes, radius up to rmax (ring: the radius). Pure preprocessor. */
+ * T of t_bytes, radius up to rmax (box and ring: the radius). Pure
+ * preprocessor. */
 #define PRISM__CL_STENCIL_1D_LOCAL(wg, items, rmax, t_bytes)                   \
   (((wg) * (items) + 4 * (rmax) + 1) * (t_bytes))
-#define PRISM__CL_STENCIL_2D_LOCAL(rows, items, rmax, t_bytes)                 \
-  (((64 + 2 * (rmax)) * ((rows) * (items) + 2 * (rmax)) +                      \
+#define PRISM__CL_STENCIL_2D_LOCAL(rows, items, cols, rmax, t_bytes)           \
+  (((32 * (cols) + 2 * (rmax)) * ((rows) * (items) + 2 * (rmax)) +             \
     (2 * (rmax) + 1) * (2 * (rmax) + 1)) *                                     \
    (t_bytes))
-#define PRISM__CL_STENCIL_3D_LOCAL(rows, r, t_bytes)                           \
-  (((2 * (r) + 1) * (32 + 2 * (r)) * ((rows) + 2 * (r)) +                      \
+#define PRISM__CL_STENCIL_BOX_LOCAL(rows, items, r, t_bytes)                   \
+  (((32 + 2 * (r)) * ((rows) * (items) + 2 * (r)) +                            \
+    (2 * (r) + 1) * (2 * (r) + 1)) *                                           \
+   (t_bytes))
+#define PRISM__CL_STENCIL_3D_LOCAL(rows, items, r, t_bytes)                    \
+  (((2 * (r) + 1) * (32 + 2 * (r)) * ((rows) * (items) + 2 * (r)) +            \
     (2 * (r) + 1) * (2 * (r) + 1) * (2 * (r) + 1)) *                           \
    (t_bytes))
 
@@ -311,5 +333,20 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
 /** The transpose tile (elements) of policy p for elements of e_bytes. */
 unsigned prism__cl_transpose_tile(const prism__cl_transpose_policy *p,
                                   size_t e_bytes);
+
+/** 2-D: policy p's points per work-item along x for values of t_bytes. */
+unsigned prism__cl_stencil_cols(const prism__cl_stencil_policy *p,
+                                size_t t_bytes);
+
+/** 2-D full boxes: policy p's rows per work-item at radius r. */
+unsigned prism__cl_stencil_box_rows(const prism__cl_stencil_policy *p,
+                                    unsigned r);
+
+/** 3-D ring: policy p's points a plane per work-item at radius r for
+ * values of t_bytes: items_3d, halved while the ring would not fit
+ * local_mem bytes (0: not known, items_3d). */
+unsigned prism__cl_stencil_ring_items(const prism__cl_stencil_policy *p,
+                                      unsigned r, size_t t_bytes,
+                                      size_t local_mem);
 
 #endif /* PRISM_OPENCL_TUNING_H */

@@ -7,27 +7,35 @@
  * the serial loop. What differs between them is only where in(p + d) is
  * read from.
  *
- * stencil_1d, stencil_2d, stencil_3d_ring and stencil_direct are
- * backend_cuda/stencil.cu's kernels of the same names, step for step (a
- * work-group for a block, local memory for shared memory, the 32 x ROWS
- * blocks as work-groups of 32 ROWS work-items, lane lid % 32 of row
- * lid / 32; CUDA's template radius and star flag as the options PRISM_R
- * and PRISM_STAR):
+ * stencil_1d, stencil_2d, stencil_2d_box, stencil_3d_ring and
+ * stencil_direct are backend_cuda/stencil.cu's kernels of the same names,
+ * step for step (a work-group for a block, local memory for shared memory,
+ * the 32 x ROWS blocks as work-groups of 32 ROWS work-items, lane lid % 32
+ * of row lid / 32; CUDA's template radius and star flag as the options
+ * PRISM_R and PRISM_STAR, its per-type shapes as options the host sets):
  * stencil_1d: a work-group stages a stretch of PRISM_WG x PRISM_ITEMS
  *   points and r on each side in local memory, then each work-item sums
  *   PRISM_ITEMS points.
- * stencil_2d: a work-group stages a 64 x (PRISM_ROWS x PRISM_ITEMS) tile
- *   and its halo of r in local memory; each work-item sums 2 x PRISM_ITEMS
- *   points, a tap's weight loaded once for all of them. Star-shaped
- *   weights visit the axes only.
+ * stencil_2d: a work-group stages a (32 x PRISM_COLS) x (PRISM_ROWS x
+ *   PRISM_ITEMS) tile and its halo of r in local memory; each work-item
+ *   sums PRISM_COLS x PRISM_ITEMS points, a tap's weight loaded once for
+ *   all of them: star-shaped weights (the axes only), radius 0 and full
+ *   boxes of radius 1 and 2.
+ * stencil_2d_box (r = PRISM_R, 3 .. 8 as the host dispatches it; the
+ *   kernel takes 1 .. 8): full boxes (conv2d), each
+ *   work-item PRISM_ITEMS consecutive rows of a column from a window of
+ *   rows kept in registers, so a value read from local memory serves
+ *   2r + 1 rows' worth of taps.
  * stencil_3d_ring (r = PRISM_R, 1 or 2): a work-group owns a 32 x
- *   PRISM_ROWS column of the grid and marches along z over a chunk of
- *   PRISM_CHUNK planes, keeping the 2r + 1 planes (with halos) the current
- *   plane reads in a ring in local memory: each plane is read from memory
- *   once per chunk, the next one's loads in flight while the current one
- *   is summed.
+ *   (PRISM_ROWS x PRISM_ITEMS) column of the grid (PRISM_ITEMS points of a
+ *   plane per work-item) and marches along z over a chunk of PRISM_CHUNK
+ *   planes, keeping the 2r + 1 planes (with halos) the current plane reads
+ *   in a ring in local memory: each plane is read from memory once per
+ *   chunk, the next one's loads in flight while the current one is summed.
  * stencil_direct: a point per work-item, every tap read through the
- *   caches; 3-D boxes of other radii.
+ *   caches; 3-D boxes of a larger radius (whose taps outnumber the bytes
+ *   moved many times over) and radius 0 in 3-D (every 3-D radius off the
+ *   ring).
  * stencil_rows, the CPU policy's: a work-item sums a run of points along x
  *   of one row (or whole rows) tap by tap, straight from global memory:
  *   out(p) starts at +0.0 and takes each tap's fma in the contract's order,
@@ -35,13 +43,18 @@
  *   vectorises; the core's caches hold the run's rows.
  *
  * Options (besides common.cl's; T is float or double, the operator SUM):
- *   PRISM_STENCIL_1D, _2D, _3D_RING, _DIRECT, _ROWS  the kernel built.
- *   PRISM_R        the radius at compile time (1, 2, 3; the ring 1 or 2),
- *                  or 0: the radius argument at run time (up to
- *                  PRISM_MAX_R, PRISM_STENCIL_MAX_RADIUS).
+ *   PRISM_STENCIL_1D, _2D, _2D_BOX, _3D_RING, _DIRECT, _ROWS  the kernel
+ *                  built.
+ *   PRISM_R        the radius at compile time (1, 2, 3; the box 1 .. 8;
+ *                  the ring 1 or 2), or 0: the radius argument at run time
+ *                  (up to PRISM_MAX_R, PRISM_STENCIL_MAX_RADIUS).
  *   PRISM_STAR     1: the weights are zero off the axes.
- *   PRISM_ITEMS    1-D: points per work-item; 2-D: rows of two points.
- *   PRISM_ROWS     2-D and the ring: work-groups of 32 x PRISM_ROWS.
+ *   PRISM_ITEMS    1-D: points per work-item; 2-D: rows of PRISM_COLS
+ *                  points; the box: consecutive rows of a column; the
+ *                  ring: points a plane.
+ *   PRISM_COLS     2-D: points per work-item along x, 32 apart.
+ *   PRISM_ROWS     2-D, the box and the ring: work-groups of 32 x
+ *                  PRISM_ROWS.
  *   PRISM_CHUNK    the ring: planes per chunk.
  *   PRISM_STENCIL_LOCAL  the tile kernels: the __local bytes the host
  *                  stated (tuning.h's PRISM__CL_STENCIL_*_LOCAL).
@@ -178,7 +191,7 @@ stencil_1d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
 
 #if defined(PRISM_STENCIL_2D)
 
-#define TX_2D 64
+#define TX_2D (32 * PRISM_COLS)
 #define TY_2D (PRISM_ROWS * PRISM_ITEMS)
 #define WMAX (TX_2D + 2 * RMAX)
 #define HMAX (TY_2D + 2 * RMAX)
@@ -238,10 +251,12 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    T acc[PRISM_ITEMS][2];
+    T acc[PRISM_ITEMS][PRISM_COLS];
 #pragma unroll
     for (int a = 0; a < PRISM_ITEMS; a++)
-      acc[a][0] = acc[a][1] = (T)0;
+#pragma unroll
+      for (int b = 0; b < PRISM_COLS; b++)
+        acc[a][b] = (T)0;
 #if PRISM_R > 0
 #pragma unroll
 #endif
@@ -254,8 +269,9 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
         for (int a = 0; a < PRISM_ITEMS; a++) {
           __local const T *row =
               s + (a * PRISM_ROWS + ty + r + dy) * W + r + dx;
-          acc[a][0] = fma(wt, row[tx], acc[a][0]);
-          acc[a][1] = fma(wt, row[tx + 32], acc[a][1]);
+#pragma unroll
+          for (int b = 0; b < PRISM_COLS; b++)
+            acc[a][b] = fma(wt, row[tx + 32 * b], acc[a][b]);
         }
       }
     }
@@ -263,7 +279,7 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
     for (int a = 0; a < PRISM_ITEMS; a++) {
       const long y = y0 + a * PRISM_ROWS + ty;
 #pragma unroll
-      for (int b = 0; b < 2; b++) {
+      for (int b = 0; b < PRISM_COLS; b++) {
         const long x = x0 + b * 32 + tx;
         if (y < ny && x < nx)
           out[y * nx + x] = acc[a][b];
@@ -275,6 +291,109 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
 
 #endif /* PRISM_STENCIL_2D */
 
+/* Full 2-D boxes (conv2d): a work-item owns Q = PRISM_ITEMS consecutive
+ * rows of one column, and walks the box's rows dy = -R .. R with a window
+ * of Q rows x (2R + 1) values in registers: moving to the next dy drops
+ * the window's first row and reads one new one, so a work-item reads (Q +
+ * 2R)(2R + 1) values from local memory for Q (2R + 1)^2 multiply-adds,
+ * each point's terms still in the contract's order (dy, then dx). The
+ * tile, 32 x (PRISM_ROWS x Q) points with its halo, is staged by a flat
+ * index over it (all work-items busy). */
+#if defined(PRISM_STENCIL_2D_BOX)
+
+#if PRISM_R < 1 || PRISM_R > PRISM_MAX_R
+#error "stencil_2d_box is made for PRISM_R 1 .. PRISM_MAX_R"
+#endif
+#if PRISM_WG != 32 * PRISM_ROWS
+#error "stencil_2d_box runs in work-groups of 32 x PRISM_ROWS"
+#endif
+
+#define R PRISM_R
+#define Q PRISM_ITEMS
+#define SIDE (2 * R + 1)
+#define W_BOX (32 + 2 * R)
+#define H_BOX (PRISM_ROWS * Q + 2 * R)
+#define ROUNDS_BOX ((W_BOX * H_BOX + PRISM_WG - 1) / PRISM_WG)
+
+__kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
+stencil_2d_box(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
+               long nx, long ny, int border, ulong tiles_x, ulong tiles) {
+  PRISM_BUF_AT(const T, in);
+  PRISM_BUF_AT(T, out);
+  PRISM_BUF_AT(const T, w);
+  __local T s[W_BOX * H_BOX];
+  __local T sw[SIDE * SIDE];
+  PRISM_LOCAL_FITS(sizeof s + sizeof sw, PRISM_STENCIL_LOCAL);
+  const int tid = (int)get_local_id(0);
+  const int tx = tid % 32, ty = tid / 32;
+  for (int i = tid; i < SIDE * SIDE; i += PRISM_WG)
+    sw[i] = w[i];
+  for (ulong t = get_group_id(0); t < tiles; t += get_num_groups(0)) {
+    const long x0 = (long)(t % tiles_x) * 32;
+    const long y0 = (long)(t / tiles_x) * (PRISM_ROWS * Q);
+    T v[ROUNDS_BOX];
+#pragma unroll
+    for (int k = 0; k < ROUNDS_BOX; k++) {
+      const int i = k * PRISM_WG + tid;
+      v[k] = (T)0;
+      if (i < W_BOX * H_BOX) {
+        const long y = map_index(y0 - R + i / W_BOX, ny, border);
+        const long x = map_index(x0 - R + i % W_BOX, nx, border);
+        if (x >= 0 && y >= 0)
+          v[k] = in[y * nx + x];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < ROUNDS_BOX; k++) {
+      const int i = k * PRISM_WG + tid;
+      if (i < W_BOX * H_BOX)
+        s[i] = v[k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local const T *base = s + ty * Q * W_BOX + tx;
+    T win[Q][SIDE], acc[Q];
+#pragma unroll
+    for (int q = 0; q < Q; q++) {
+      acc[q] = (T)0;
+#pragma unroll
+      for (int j = 0; j < SIDE; j++)
+        win[q][j] = base[q * W_BOX + j];
+    }
+#pragma unroll
+    for (int dy = 0; dy < SIDE; dy++) {
+      if (dy > 0) {
+#pragma unroll
+        for (int q = 0; q + 1 < Q; q++)
+#pragma unroll
+          for (int j = 0; j < SIDE; j++)
+            win[q][j] = win[q + 1][j];
+#pragma unroll
+        for (int j = 0; j < SIDE; j++)
+          win[Q - 1][j] = base[(Q - 1 + dy) * W_BOX + j];
+      }
+#pragma unroll
+      for (int dx = 0; dx < SIDE; dx++) {
+        const T wt = sw[dy * SIDE + dx];
+        if (wt != (T)0) {
+#pragma unroll
+          for (int q = 0; q < Q; q++)
+            acc[q] = fma(wt, win[q][dx], acc[q]);
+        }
+      }
+    }
+    const long x = x0 + tx;
+#pragma unroll
+    for (int q = 0; q < Q; q++) {
+      const long y = y0 + ty * Q + q;
+      if (x < nx && y < ny)
+        out[y * nx + x] = acc[q];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+#endif /* PRISM_STENCIL_2D_BOX */
+
 /* ---- 3-D ----------------------------------------------------------------- */
 
 #if defined(PRISM_STENCIL_3D_RING)
@@ -285,7 +404,7 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
 
 #define R PRISM_R
 #define TX_3D 32
-#define TY_3D PRISM_ROWS
+#define TY_3D (PRISM_ROWS * PRISM_ITEMS)
 #define PW (TX_3D + 2 * R)
 #define PH (TY_3D + 2 * R)
 #define PLANE (PW * PH)
@@ -390,20 +509,30 @@ stencil_3d_ring(PRISM_BUF(const T, in), PRISM_BUF(T, out),
       barrier(CLK_LOCAL_MEM_FENCE);
       if (z + 1 < z_end)
         fetch_plane(v, xy, in, z + 1 + R, nz, plane_stride, border);
-      T acc = (T)0;
+      T acc[PRISM_ITEMS];
+#pragma unroll
+      for (int a = 0; a < PRISM_ITEMS; a++)
+        acc[a] = (T)0;
 #pragma unroll
       for (int j = 0; j < TAPS_3D; j++) {
         int dx, dy, dz;
         tap_3d(j, &dx, &dy, &dz);
         const T wt = sw[((dz + R) * SIDE + dy + R) * SIDE + dx + R];
         if (wt != (T)0) {
-          __local const T *p = ring + (zi + dz + R) % SLOTS * PLANE;
-          acc = fma(wt, p[(ty + R + dy) * PW + tx + R + dx], acc);
+          __local const T *p = ring + (zi + dz + R) % SLOTS * PLANE +
+                               (ty + R + dy) * PW + tx + R + dx;
+#pragma unroll
+          for (int a = 0; a < PRISM_ITEMS; a++)
+            acc[a] = fma(wt, p[a * PRISM_ROWS * PW], acc[a]);
         }
       }
-      const long x = x0 + tx, y = y0 + ty;
-      if (x < nx && y < ny)
-        out[z * plane_stride + y * nx + x] = acc;
+      const long x = x0 + tx;
+#pragma unroll
+      for (int a = 0; a < PRISM_ITEMS; a++) {
+        const long y = y0 + a * PRISM_ROWS + ty;
+        if (x < nx && y < ny)
+          out[z * plane_stride + y * nx + x] = acc[a];
+      }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
   }
