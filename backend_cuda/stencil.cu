@@ -262,14 +262,11 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
  * each point's terms still in the contract's order (dy, then dx). The
  * tile, 32 x (ROWS x Q) points with its halo, is staged by a flat index
  * over it (all lanes busy). */
-template <int R> __host__ __device__ constexpr int box_rows() {
-  return STENCIL_BOX_ROWS;
-}
 
 template <class T, int R>
 __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D, 2)
     stencil_2d_box(StencilGrid<T> g, uint64_t tiles_x, uint64_t tiles) {
-  constexpr int THREADS = 32 * STENCIL_ROWS_2D, Q = box_rows<R>();
+  constexpr int THREADS = 32 * STENCIL_ROWS_2D, Q = STENCIL_BOX_ROWS;
   constexpr int SIDE = 2 * R + 1, W = 32 + 2 * R;
   constexpr int H = STENCIL_ROWS_2D * Q + 2 * R;
   constexpr int ROUNDS = (W * H + THREADS - 1) / THREADS;
@@ -566,7 +563,7 @@ void launch_direct(prism__cuda_ctx *c, const StencilGrid<T> &g, int dims) {
 
 template <class T, int R>
 void launch_2d_box(prism__cuda_ctx *c, const StencilGrid<T> &g) {
-  constexpr uint64_t TY = STENCIL_ROWS_2D * box_rows<R>();
+  constexpr uint64_t TY = STENCIL_ROWS_2D * STENCIL_BOX_ROWS;
   const uint64_t tiles_x = (uint64_t(g.nx) + 31) / 32;
   const uint64_t tiles_y = (uint64_t(g.ny) + TY - 1) / TY;
   const uint64_t tiles = tiles_x * tiles_y;

@@ -95,42 +95,12 @@ __global__ void __launch_bounds__(TRANSPOSE_THREADS, TRANSPOSE_MIN_BLOCKS)
   }
 }
 
-/* log2 of the smallest power of two >= n (n >= 1). */
-int ceil_log2(uint64_t n) {
-  int l = 0;
-  while ((uint64_t(1) << l) < n)
-    l++;
-  return l;
-}
-
-int floor_log2(uint64_t n) {
-  int l = 0;
-  while ((n >> (l + 1)) != 0)
-    l++;
-  return l;
-}
-
 template <class E>
 prism_status transpose_typed(prism_context *ctx, prism__cuda_ctx *c,
                              const prism__transpose_args *a) {
-  /* The tile: SIDE x SIDE, or the short side whole and the rest along
-   * the long one. */
-  const int log_tile = floor_log2(TRANSPOSE_TILE);
-  const int log_side = floor_log2(TRANSPOSE_SIDE);
-  int log_tc = ceil_log2(a->cols), log_tr = ceil_log2(a->rows);
-  if (log_tc < log_side && log_tr < log_side) {
-    /* Both sides short: one tile covers the matrix. */
-  } else if (log_tc < log_side) {
-    log_tr = log_tile - log_tc < log_tr ? log_tile - log_tc : log_tr;
-  } else if (log_tr < log_side) {
-    log_tc = log_tile - log_tr < log_tc ? log_tile - log_tr : log_tc;
-  } else {
-    log_tc = log_tr = log_side;
-  }
-  if (log_tc < 1)
-    log_tc = 1;
-  if (log_tr + log_tc > log_tile)
-    log_tr = log_tile - log_tc;
+  int log_tr, log_tc;
+  prism__transpose_shape(a->rows, a->cols, prism__log2_floor(TRANSPOSE_TILE),
+                         prism__log2_floor(TRANSPOSE_SIDE), &log_tr, &log_tc);
   const uint64_t tiles_r = (a->rows + (uint64_t(1) << log_tr) - 1) >> log_tr;
   const uint64_t tiles_c = (a->cols + (uint64_t(1) << log_tc) - 1) >> log_tc;
   const uint64_t tiles = tiles_r * tiles_c * a->batch;

@@ -81,7 +81,7 @@ static prism_status launch_2d_box(prism_context *ctx, const prism__cl *cl,
   const prism__cl_stencil_policy *pol = &cl->policy.stencil;
   const size_t t_bytes = prism_type_size(a->type);
   const size_t wg = (size_t)32 * pol->rows_2d;
-  const unsigned q = prism__cl_stencil_box_rows(pol, a->radius);
+  const unsigned q = pol->box_rows;
   char options[384];
   prism__cl_options(
       options, sizeof options, a->type, PRISM_SUM,

@@ -8,45 +8,15 @@
  */
 #include "opencl_internal.h"
 
-/* log2 of the smallest power of two >= n (n >= 1). */
-static int ceil_log2(cl_ulong n) {
-  int l = 0;
-  while (((cl_ulong)1 << l) < n)
-    l++;
-  return l;
-}
-
-static int floor_log2(cl_ulong n) {
-  int l = 0;
-  while ((n >> (l + 1)) != 0)
-    l++;
-  return l;
-}
-
 prism_status prism__cl_transpose(prism_context *ctx,
                                  const prism__transpose_args *a) {
   prism__cl *cl = prism__cl_of(ctx);
   const prism__cl_transpose_policy *pol = &cl->policy.transpose;
   const unsigned tile = prism__cl_transpose_tile(pol, a->element_size);
   const size_t wg = pol->wg;
-  /* The tile: side x side, or the short side whole and the rest along
-   * the long one. */
-  const int log_tile = floor_log2(tile);
-  const int log_side = floor_log2(pol->side);
-  int log_tc = ceil_log2(a->cols), log_tr = ceil_log2(a->rows);
-  if (log_tc < log_side && log_tr < log_side) {
-    /* Both sides short: one tile covers the matrix. */
-  } else if (log_tc < log_side) {
-    log_tr = log_tile - log_tc;
-  } else if (log_tr < log_side) {
-    log_tc = log_tile - log_tr;
-  } else {
-    log_tc = log_tr = log_side;
-  }
-  if (log_tc < 1)
-    log_tc = 1;
-  if (log_tr + log_tc > log_tile)
-    log_tr = log_tile - log_tc;
+  int log_tr, log_tc;
+  prism__transpose_shape(a->rows, a->cols, prism__log2_floor(tile),
+                         prism__log2_floor(pol->side), &log_tr, &log_tc);
   const cl_ulong rows = a->rows, cols = a->cols;
   const cl_ulong tiles_r = (rows + ((cl_ulong)1 << log_tr) - 1) >> log_tr;
   const cl_ulong tiles_c = (cols + ((cl_ulong)1 << log_tc) - 1) >> log_tc;

@@ -475,12 +475,6 @@ unsigned prism__cl_stencil_cols(const prism__cl_stencil_policy *p,
   return t_bytes == 4 ? p->cols_2d_4 : p->cols_2d_8;
 }
 
-unsigned prism__cl_stencil_box_rows(const prism__cl_stencil_policy *p,
-                                    unsigned r) {
-  (void)r;
-  return p->box_rows;
-}
-
 /* The ring's __local bytes (its weights too) at most on any device, as
  * CUDA's ring_items bounds its ring: 48 KiB of static shared memory less
  * 1 KiB. */
@@ -516,8 +510,7 @@ static int stencil_2d_fits(const prism__cl_stencil_policy *p, size_t t_bytes,
 static int stencil_box_fits(const prism__cl_stencil_policy *p, unsigned r,
                             size_t local_mem) {
   return local_fits(
-      PRISM__CL_STENCIL_BOX_LOCAL((size_t)p->rows_2d,
-                                  prism__cl_stencil_box_rows(p, r), r, 8),
+      PRISM__CL_STENCIL_BOX_LOCAL((size_t)p->rows_2d, p->box_rows, r, 8),
       local_mem);
 }
 

@@ -243,10 +243,11 @@ typedef struct prism__cl_transpose_policy {
 } prism__cl_transpose_policy;
 
 /* The __local bytes transpose_tiles declares for a tile of tile elements
- * of e_bytes: the tile, its rows padded by one element (at most tile / 2
- * rows: tc >= 2). Pure preprocessor. */
+ * of e_bytes: the tile, its rows padded to an odd number of words
+ * (as core/backend.h says: 4 / e_bytes elements below 4 bytes, else 1;
+ * at most tile / 2 rows: tc >= 2). Pure preprocessor. */
 #define PRISM__CL_TRANSPOSE_LOCAL(tile, e_bytes)                               \
-  (((tile) + (tile) / 2) * (e_bytes))
+  (((tile) + ((e_bytes) < 4 ? 4 / (e_bytes) : 1) * (tile) / 2) * (e_bytes))
 
 /* Stencils (stencil.cl). GPUs, as backend_cuda/stencil.cu: stencil_1d (a
  * work-group of wg stages wg x items_1d points and the halo), stencil_2d
@@ -337,10 +338,6 @@ unsigned prism__cl_transpose_tile(const prism__cl_transpose_policy *p,
 /** 2-D: policy p's points per work-item along x for values of t_bytes. */
 unsigned prism__cl_stencil_cols(const prism__cl_stencil_policy *p,
                                 size_t t_bytes);
-
-/** 2-D full boxes: policy p's rows per work-item at radius r. */
-unsigned prism__cl_stencil_box_rows(const prism__cl_stencil_policy *p,
-                                    unsigned r);
 
 /** 3-D ring: policy p's points a plane per work-item at radius r for
  * values of t_bytes: items_3d, halved while the ring would not fit

@@ -303,6 +303,52 @@ typedef struct prism__transpose_args {
   prism__mem out; /* as many, apart from in */
 } prism__transpose_args;
 
+/* log2 of the smallest power of two >= n (n >= 1), and of the largest
+ * <= n. */
+static inline int prism__log2_ceil(uint64_t n) {
+  int l = 0;
+  while (l < 63 && (UINT64_C(1) << l) < n)
+    l++;
+  return l;
+}
+
+static inline int prism__log2_floor(uint64_t n) {
+  int l = 0;
+  while (l < 63 && (n >> (l + 1)) != 0)
+    l++;
+  return l;
+}
+
+/* A transpose's tile, log2 of its rows and columns, for a backend's tile
+ * of 2^log_tile elements and square side 2^log_side: SIDE x SIDE, or,
+ * where a side of the matrix is shorter, that side whole (rounded up to a
+ * power of two) and the long side the rest of the tile, no longer than the
+ * matrix; at least 2 columns, so a padded tile takes at most 1.5 tiles. */
+/* Both backends pad a tile's rows in on-chip memory to an odd number of
+ * 32-bit words (1-byte elements by 4, 2-byte by 2, others by one
+ * element), so the lanes reading a column, one row each, hit different
+ * banks. */
+static inline void prism__transpose_shape(uint64_t rows, uint64_t cols,
+                                          int log_tile, int log_side,
+                                          int *log_tr, int *log_tc) {
+  int tr = prism__log2_ceil(rows), tc = prism__log2_ceil(cols);
+  if (tc < log_side && tr < log_side) {
+    /* Both sides short: one tile covers the matrix. */
+  } else if (tc < log_side) {
+    tr = log_tile - tc < tr ? log_tile - tc : tr;
+  } else if (tr < log_side) {
+    tc = log_tile - tr < tc ? log_tile - tr : tc;
+  } else {
+    tc = tr = log_side;
+  }
+  if (tc < 1)
+    tc = 1;
+  if (tr + tc > log_tile)
+    tr = log_tile - tc;
+  *log_tr = tr;
+  *log_tc = tc;
+}
+
 /*
  * One application of a stencil (prism_stencil_apply runs iterations of
  * them, ping-ponging through scratch): out(p) = the sum over the box of

@@ -60,8 +60,11 @@ tile_place place_of(ulong t, ulong rows, ulong cols, int log_tr, int log_tc,
 #if !PRISM_TRANSPOSE_BLOCKED
 
 #define TRANSPOSE_ROUNDS (PRISM_TILE / PRISM_WG)
-/* Rows padded by one: at most TILE + TILE / 2 elements (tc >= 2). */
-#define TRANSPOSE_SHARED (PRISM_TILE + PRISM_TILE / 2)
+/* Rows padded to an odd number of 32-bit words (core/backend.h, beside
+ * prism__transpose_shape): at most TILE + PAD * TILE / 2 elements
+ * (tc >= 2). */
+#define ROW_PAD (PRISM_ELEM_BYTES < 4 ? 4 / PRISM_ELEM_BYTES : 1)
+#define TRANSPOSE_SHARED (PRISM_TILE + ROW_PAD * PRISM_TILE / 2)
 
 /*
  * transpose_tiles: a work-group moves one tile of tr x tc elements at a
@@ -74,8 +77,8 @@ tile_place place_of(ulong t, ulong rows, ulong cols, int log_tr, int log_tc,
  *   2. and written in the output's row-major order (the input's columns),
  *      so neighbouring work-items write consecutive elements of an output
  *      row.
- * Rows of the tile are padded by one element, so reading a column of it
- * touches as many banks as there are lanes. Element i of a pass is
+ * Rows of the tile are padded to an odd number of words, so reading a
+ * column of it touches as many banks as there are lanes. Element i of a pass is
  * (major, minor) = (i >> log_minor, i & (2^log_minor - 1)).
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
@@ -86,7 +89,7 @@ transpose_tiles(PRISM_BUF(const E, in), PRISM_BUF(E, out), ulong rows,
   PRISM_BUF_AT(E, out);
   __local E tile[TRANSPOSE_SHARED];
   PRISM_LOCAL_FITS(sizeof tile, PRISM_TRANSPOSE_LOCAL);
-  const int stride = (1 << log_tc) + 1;
+  const int stride = (1 << log_tc) + ROW_PAD;
   const int tid = (int)get_local_id(0);
   const int mask_c = (1 << log_tc) - 1, mask_r = (1 << log_tr) - 1;
   for (ulong t = get_group_id(0); t < tiles; t += get_num_groups(0)) {
