@@ -6,6 +6,7 @@
  * with no plain read first).
  */
 #include "bfs_naive.h"
+#include "cuda_open.cuh"
 
 #include <cuda_runtime.h>
 
@@ -83,23 +84,17 @@ bfs_naive_create(int device, size_t num_vertices, const uint64_t *row_offsets,
     snprintf(msg, msg_size, "the naive BFS takes 1 to 2^32 - 1 vertices");
     return BFS_NAIVE_SKIPPED;
   }
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    snprintf(msg, msg_size, "no CUDA device (%s)", cudaGetErrorString(err));
+  cudaError_t err = cudaSuccess;
+  const char *what = "";
+  switch (
+      bench_cuda_open(device, name, name_size, msg, msg_size, &err, &what)) {
+  case cuda_open::skipped:
     return BFS_NAIVE_SKIPPED;
+  case cuda_open::failed:
+    return fail(err, what, msg, msg_size);
+  case cuda_open::ok:
+    break;
   }
-  if (device < 0 || device >= count) {
-    snprintf(msg, msg_size, "no CUDA device %d (%d found)", device, count);
-    return BFS_NAIVE_SKIPPED;
-  }
-  cudaDeviceProp prop;
-  if ((err = cudaGetDeviceProperties(&prop, device)) != cudaSuccess)
-    return fail(err, "cudaGetDeviceProperties", msg, msg_size);
-  snprintf(name, name_size, "%s", prop.name);
-  if ((err = cudaSetDevice(device)) != cudaSuccess)
-    return fail(err, "cudaSetDevice", msg, msg_size);
 
   bfs_naive *b = new (std::nothrow) bfs_naive;
   if (!b) {

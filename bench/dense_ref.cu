@@ -5,6 +5,7 @@
  * cuDNN's convolution, on one upload of the input.
  */
 #include "dense_ref.h"
+#include "cuda_open.cuh"
 
 #include <cuda_runtime.h>
 #ifdef PRISM_BENCH_HAVE_CUDNN
@@ -501,23 +502,17 @@ extern "C" dense_ref_status dense_ref_create(int device, const void *input,
                                              char *name, size_t name_size,
                                              char *msg, size_t msg_size) {
   *out = nullptr;
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    snprintf(msg, msg_size, "no CUDA device (%s)", cudaGetErrorString(err));
+  cudaError_t err = cudaSuccess;
+  const char *what = "";
+  switch (
+      bench_cuda_open(device, name, name_size, msg, msg_size, &err, &what)) {
+  case cuda_open::skipped:
     return DENSE_REF_SKIPPED;
+  case cuda_open::failed:
+    return fail(err, what, msg, msg_size);
+  case cuda_open::ok:
+    break;
   }
-  if (device < 0 || device >= count) {
-    snprintf(msg, msg_size, "no CUDA device %d (%d found)", device, count);
-    return DENSE_REF_SKIPPED;
-  }
-  cudaDeviceProp prop;
-  if ((err = cudaGetDeviceProperties(&prop, device)) != cudaSuccess)
-    return fail(err, "cudaGetDeviceProperties", msg, msg_size);
-  snprintf(name, name_size, "%s", prop.name);
-  if ((err = cudaSetDevice(device)) != cudaSuccess)
-    return fail(err, "cudaSetDevice", msg, msg_size);
   dense_ref *r = new (std::nothrow) dense_ref;
   if (!r)
     return skip("out of host memory", msg, msg_size);

@@ -5,6 +5,7 @@
  * matrix, x and y's start.
  */
 #include "spmv_ref.h"
+#include "cuda_open.cuh"
 
 #include <cuda_runtime.h>
 #ifdef PRISM_BENCH_HAVE_CUSPARSE
@@ -275,23 +276,17 @@ spmv_ref_create(int device, const prism_csr_matrix *a, const void *x,
                 const void *y0, spmv_ref **out, char *name, size_t name_size,
                 char *msg, size_t msg_size) {
   *out = nullptr;
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    snprintf(msg, msg_size, "no CUDA device (%s)", cudaGetErrorString(err));
+  cudaError_t err = cudaSuccess;
+  const char *what = "";
+  switch (
+      bench_cuda_open(device, name, name_size, msg, msg_size, &err, &what)) {
+  case cuda_open::skipped:
     return SPMV_REF_SKIPPED;
+  case cuda_open::failed:
+    return fail(err, what, msg, msg_size);
+  case cuda_open::ok:
+    break;
   }
-  if (device < 0 || device >= count) {
-    snprintf(msg, msg_size, "no CUDA device %d (%d found)", device, count);
-    return SPMV_REF_SKIPPED;
-  }
-  cudaDeviceProp prop;
-  if ((err = cudaGetDeviceProperties(&prop, device)) != cudaSuccess)
-    return fail(err, "cudaGetDeviceProperties", msg, msg_size);
-  snprintf(name, name_size, "%s", prop.name);
-  if ((err = cudaSetDevice(device)) != cudaSuccess)
-    return fail(err, "cudaSetDevice", msg, msg_size);
 
   spmv_ref *r = new (std::nothrow) spmv_ref;
   if (!r) {
