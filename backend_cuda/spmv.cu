@@ -145,16 +145,21 @@ __global__ void __launch_bounds__(SpmvPolicy<T>::THREADS)
 
   /* nr, nz <= TILE: ITEMS strided rounds stage them, every load of a
    * round issued before the first is used (the gathers of x too), so a
-   * thread keeps ITEMS loads in flight instead of one. */
+   * thread keeps ITEMS loads in flight instead of one. The loads take no
+   * branch: a round past nz reads entry nz - 1 again (a tile without
+   * entries reads none), so no load waits behind another's test. */
   uint32_t col[P::ITEMS];
-  T value[P::ITEMS];
+  T value[P::ITEMS], xs[P::ITEMS];
+  if (nz > 0) {
 #pragma unroll
-  for (int k = 0; k < P::ITEMS; k++) {
-    const int i = int(threadIdx.x) + k * P::THREADS;
-    if (i < nz) {
+    for (int k = 0; k < P::ITEMS; k++) {
+      const int i = min(int(threadIdx.x) + k * P::THREADS, nz - 1);
       col[k] = cols[z0 + i];
       value[k] = values[z0 + i];
     }
+#pragma unroll
+    for (int k = 0; k < P::ITEMS; k++)
+      xs[k] = x[col[k]];
   }
 #pragma unroll
   for (int k = 0; k < P::ITEMS; k++) {
@@ -171,7 +176,7 @@ __global__ void __launch_bounds__(SpmvPolicy<T>::THREADS)
   for (int k = 0; k < P::ITEMS; k++) {
     const int i = int(threadIdx.x) + k * P::THREADS;
     if (i < nz)
-      sh.product[i] = value[k] * x[col[k]];
+      sh.product[i] = value[k] * xs[k];
   }
   __syncthreads();
 

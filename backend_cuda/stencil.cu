@@ -343,10 +343,10 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D, 2)
 /* ---- 3-D ----------------------------------------------------------------- */
 
 constexpr int TX_3D = 32;
-/* Points per thread a plane: STENCIL_ITEMS_3D, halved while the ring
- * would pass 48 KiB of static shared memory (f64, r = 2). */
+/* Points per thread a plane: STENCIL_ITEMS_3D_<value bytes>, halved while
+ * the ring would pass 48 KiB of static shared memory (f64, r = 2). */
 template <class T, int R> __host__ __device__ constexpr int ring_items() {
-  int items = STENCIL_ITEMS_3D;
+  int items = sizeof(T) == 4 ? STENCIL_ITEMS_3D_4 : STENCIL_ITEMS_3D_8;
   while (items > 1 && (2 * R + 1) * (32 + 2 * R) *
                               (STENCIL_ROWS_3D * items + 2 * R) *
                               int(sizeof(T)) >

@@ -456,11 +456,21 @@ PRISM_CUDA_KNOB(int, TRANSPOSE_THREADS, 256);
 PRISM_CUDA_KNOB(int, TRANSPOSE_SIDE, 64);
 PRISM_CUDA_KNOB(int, TRANSPOSE_TILE, 4096);
 PRISM_CUDA_KNOB(int, TRANSPOSE_MIN_BLOCKS, 4);
+/* The packed path of 1-, 2- and 4-byte elements (core/backend.h's
+ * prism__transpose_pack): tiles of TRANSPOSE_PACKED_TILE blocks of w x w
+ * elements, each block w words, TRANSPOSE_PACKED_SIDE on a side. */
+PRISM_CUDA_KNOB(int, TRANSPOSE_PACKED_SIDE, 32);
+PRISM_CUDA_KNOB(int, TRANSPOSE_PACKED_TILE, 1024);
 
 static_assert(TRANSPOSE_TILE % TRANSPOSE_THREADS == 0 &&
                   TRANSPOSE_SIDE * TRANSPOSE_SIDE == TRANSPOSE_TILE &&
                   (TRANSPOSE_TILE & (TRANSPOSE_TILE - 1)) == 0,
               "transpose tiles: a power of two, square, whole rounds");
+static_assert(TRANSPOSE_PACKED_TILE % TRANSPOSE_THREADS == 0 &&
+                  TRANSPOSE_PACKED_SIDE * TRANSPOSE_PACKED_SIDE ==
+                      TRANSPOSE_PACKED_TILE &&
+                  (TRANSPOSE_PACKED_TILE & (TRANSPOSE_PACKED_TILE - 1)) == 0,
+              "packed transpose tiles: a power of two, square, whole rounds");
 
 /* Stencils (stencil.cu). 1-D: a block of STENCIL_THREADS computes
  * STENCIL_THREADS x STENCIL_ITEMS_1D points from one staged stretch. 2-D:
@@ -473,7 +483,8 @@ static_assert(TRANSPOSE_TILE % TRANSPOSE_THREADS == 0 &&
  * window of rows in registers. 3-D (radius <=
  * STENCIL_RING_MAX_R): a block of 32 x STENCIL_ROWS_3D threads marches
  * along z over STENCIL_CHUNK_3D planes of a 32 x (STENCIL_ROWS_3D x
- * STENCIL_ITEMS_3D) column (STENCIL_ITEMS_3D points a plane per thread),
+ * STENCIL_ITEMS_3D_<value bytes>) column (that many points a plane per
+ * thread),
  * keeping the 2r + 1 planes it reads in a ring in shared memory; larger
  * 3-D radii read through the caches, a point per thread. */
 PRISM_CUDA_KNOB(int, STENCIL_THREADS, 256);
@@ -484,7 +495,8 @@ PRISM_CUDA_KNOB(int, STENCIL_COLS_2D_4, 4);
 PRISM_CUDA_KNOB(int, STENCIL_COLS_2D_8, 2);
 PRISM_CUDA_KNOB(int, STENCIL_BOX_ROWS, 4);
 PRISM_CUDA_KNOB(int, STENCIL_ROWS_3D, 8);
-PRISM_CUDA_KNOB(int, STENCIL_ITEMS_3D, 4);
+PRISM_CUDA_KNOB(int, STENCIL_ITEMS_3D_4, 4);
+PRISM_CUDA_KNOB(int, STENCIL_ITEMS_3D_8, 4);
 PRISM_CUDA_KNOB(int, STENCIL_MIN_BLOCKS_3D, 4);
 PRISM_CUDA_KNOB(int, STENCIL_CHUNK_3D, 64);
 PRISM_CUDA_KNOB(int, STENCIL_RING_MAX_R, 2);

@@ -2,9 +2,10 @@
 /*
  * Transpose (core/backend.h, prism__transpose_args) in kernels_cl/
  * transpose.cl, shaped as backend_cuda/transpose.cu: one launch of
- * transpose_tiles (a work-group per tile at a time, through local memory)
- * or, with the CPU policy, of transpose_blocks (a work-item per range of
- * blocks, from global memory). Queued, nothing allocated or read back.
+ * transpose_tiles (a work-group per tile at a time, through local memory;
+ * 1- and 2-byte elements packed into words where core allows) or, with
+ * the CPU policy, of transpose_blocks (a work-item per range of blocks,
+ * from global memory). Queued, nothing allocated or read back.
  */
 #include "opencl_internal.h"
 
@@ -12,12 +13,19 @@ prism_status prism__cl_transpose(prism_context *ctx,
                                  const prism__transpose_args *a) {
   prism__cl *cl = prism__cl_of(ctx);
   const prism__cl_transpose_policy *pol = &cl->policy.transpose;
-  const unsigned tile = prism__cl_transpose_tile(pol, a->element_size);
+  /* The packed path where core's rule and the policy allow it (buffers
+   * start aligned far beyond a word: only the offsets count). */
+  const int v = pol->blocked || !pol->packed_tile
+                    ? 1
+                    : prism__transpose_pack(a, a->in.offset, a->out.offset);
+  const unsigned tile =
+      v > 1 ? pol->packed_tile : prism__cl_transpose_tile(pol, a->element_size);
+  const unsigned side = v > 1 ? pol->packed_side : pol->side;
   const size_t wg = pol->wg;
+  const cl_ulong rows = a->rows / (size_t)v, cols = a->cols / (size_t)v;
   int log_tr, log_tc;
-  prism__transpose_shape(a->rows, a->cols, prism__log2_floor(tile),
-                         prism__log2_floor(pol->side), &log_tr, &log_tc);
-  const cl_ulong rows = a->rows, cols = a->cols;
+  prism__transpose_shape(rows, cols, prism__log2_floor(tile),
+                         prism__log2_floor(side), &log_tr, &log_tc);
   const cl_ulong tiles_r = (rows + ((cl_ulong)1 << log_tr) - 1) >> log_tr;
   const cl_ulong tiles_c = (cols + ((cl_ulong)1 << log_tc) - 1) >> log_tc;
   const cl_ulong tiles = tiles_r * tiles_c * a->batch;
@@ -33,9 +41,12 @@ prism_status prism__cl_transpose(prism_context *ctx,
     prism__cl_options(
         options, sizeof options, PRISM_U32, PRISM_SUM,
         "-DPRISM_WG=%zu -DPRISM_ELEM_BYTES=%zu -DPRISM_TRANSPOSE_BLOCKED=0 "
-        "-DPRISM_TILE=%u -DPRISM_TRANSPOSE_LOCAL=%zu",
-        wg, a->element_size, tile,
-        (size_t)PRISM__CL_TRANSPOSE_LOCAL((size_t)tile, a->element_size));
+        "-DPRISM_PACK=%d -DPRISM_TILE=%u -DPRISM_TRANSPOSE_LOCAL=%zu",
+        wg, a->element_size, v, tile,
+        v > 1
+            ? (size_t)PRISM__CL_TRANSPOSE_PACKED_LOCAL(
+                  (size_t)tile, (size_t)v, (size_t)v * a->element_size)
+            : (size_t)PRISM__CL_TRANSPOSE_LOCAL((size_t)tile, a->element_size));
   const char *name = pol->blocked ? "transpose_blocks" : "transpose_tiles";
   cl_kernel kernel;
   prism_status st =
@@ -43,8 +54,8 @@ prism_status prism__cl_transpose(prism_context *ctx,
   if (st != PRISM_OK)
     return st;
 
-  const cl_ulong cap = (cl_ulong)cl->facts.compute_units * pol->groups_per_cu;
-  const cl_ulong groups = tiles < cap ? tiles : (cap > 0 ? cap : 1);
+  const cl_ulong most = (cl_ulong)cl->facts.compute_units * pol->groups_per_cu;
+  const cl_ulong groups = tiles < most ? tiles : (most > 0 ? most : 1);
   if (pol->blocked) {
     const cl_ulong per_item = (tiles + groups - 1) / groups;
     const cl_ulong items = (tiles + per_item - 1) / per_item;

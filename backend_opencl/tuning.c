@@ -37,10 +37,11 @@
 #define SPMV_CPU_TILE 16384
 
 /* Transpose tiles of 64 x 64 elements (or the short side whole), every
- * element size, as CUDA's TRANSPOSE_SIDE and TRANSPOSE_TILE; fitted to
- * local memory per element size. */
-#define TRANSPOSE_TILES                                                        \
-  .side = 64, .tile_1 = 4096, .tile_2 = 4096, .tile_4 = 4096, .tile_8 = 4096
+ * element size, as CUDA's TRANSPOSE_SIDE and TRANSPOSE_TILE, 4-byte
+ * elements' tile given; fitted to local memory per element size. GPUs add
+ * the packed path's tiles of 32 x 32 blocks (CUDA's TRANSPOSE_PACKED_*). */
+#define TRANSPOSE_TILES(tile4)                                                 \
+  .side = 64, .tile_1 = 4096, .tile_2 = 4096, .tile_4 = (tile4), .tile_8 = 4096
 
 /* The stencil tile kernels' shapes, as CUDA's STENCIL_* knobs: 1-D groups
  * of 256 summing 4 points each; 2-D groups of 32 x 8 over (32 x 4) x 32
@@ -184,14 +185,20 @@ static const prism__cl_policy gpu_policy = {
             .serial_tile = SPMV_CPU_TILE,
             .fix_splits = 1,
         },
-    /* Work-groups of 256 move 4096-element tiles through local memory,
-     * 16 elements per work-item in flight; 64 groups per SM at most, as
-     * CUDA's grid. */
+    /* Work-groups of 256 move tiles through local memory, 64 groups per
+     * SM at most, as CUDA's grid: 32 x 32 blocks on the packed path, else
+     * 4096 elements, 16 a work-item in flight, but 2048 of 4 bytes (8 in
+     * flight): NVIDIA's compiler keeps every round's address, and at 16
+     * rounds took 139 registers (one group an SM; CUDA's launch bounds
+     * hold its kernel to 64) and moved 4-byte elements at half CUDA's rate
+     * (docs/results/h200-dense.txt). */
     .transpose =
         {
             .blocked = 0,
             .wg = 256,
-            TRANSPOSE_TILES,
+            TRANSPOSE_TILES(2048),
+            .packed_side = 32,
+            .packed_tile = 1024,
             .groups_per_cu = 64,
         },
     /* The tile kernels, shaped as CUDA's; 1-D and direct groups of 256. */
@@ -343,7 +350,7 @@ static const prism__cl_policy cpu_policy = {
         {
             .blocked = 1,
             .wg = 1,
-            TRANSPOSE_TILES,
+            TRANSPOSE_TILES(4096),
             .groups_per_cu = 16,
         },
     /* stencil_rows, one work-item per group: a work-item sums its run tap
@@ -452,8 +459,22 @@ unsigned prism__cl_transpose_tile(const prism__cl_transpose_policy *p,
 }
 
 /* The transpose tiles halved (down to one element per work-item) until
- * each fits local memory; blocks from global memory where one cannot. */
+ * each fits local memory; blocks from global memory where one cannot.
+ * The packed tile halved likewise (its side with it, while the tile is
+ * the side squared), else no packed path. */
 static void fit_transpose(prism__cl_transpose_policy *p, size_t local_mem) {
+  /* The largest packed tile: 2 words of 8 bytes a block (4-byte elements)
+   * or 4 of 4 (1-byte ones). */
+  while (p->packed_tile >= p->wg && p->packed_tile > 0 &&
+         !local_fits(
+             PRISM__CL_TRANSPOSE_PACKED_LOCAL((size_t)p->packed_tile, 4, 4),
+             local_mem)) {
+    p->packed_tile /= 2;
+    if ((size_t)p->packed_side * p->packed_side > p->packed_tile)
+      p->packed_side /= 2;
+  }
+  if (p->packed_tile < p->wg || p->packed_side < 2)
+    p->packed_tile = 0;
   unsigned *tiles[] = {&p->tile_1, &p->tile_2, &p->tile_4, &p->tile_8};
   for (size_t i = 0; i < 4; i++) {
     const size_t e_bytes = (size_t)1 << i;

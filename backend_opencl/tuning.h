@@ -237,6 +237,11 @@ typedef struct prism__cl_transpose_policy {
   unsigned tile_2;        /* the same for 2-byte elements */
   unsigned tile_4;        /* the same for 4-byte elements */
   unsigned tile_8;        /* the same for 8-byte elements */
+  unsigned packed_side;   /* tiles: the packed path's (core/backend.h,
+                             prism__transpose_pack) square side, in blocks
+                             of w x w elements (w words each) */
+  unsigned packed_tile;   /* its blocks per tile (packed_side^2, a
+                             multiple of wg); 0: no packed path */
   unsigned groups_per_cu; /* tiles: work-groups launched per CU, each
                              looping over tiles; blocked: work-items per
                              CU, each a contiguous range of blocks */
@@ -248,6 +253,10 @@ typedef struct prism__cl_transpose_policy {
  * at most tile / 2 rows: tc >= 2). Pure preprocessor. */
 #define PRISM__CL_TRANSPOSE_LOCAL(tile, e_bytes)                               \
   (((tile) + ((e_bytes) < 4 ? 4 / (e_bytes) : 1) * (tile) / 2) * (e_bytes))
+/* The same for the packed path's tile of tile blocks of w words of
+ * word_bytes: w planes of the tile, rows padded by one word. */
+#define PRISM__CL_TRANSPOSE_PACKED_LOCAL(tile, w, word_bytes)                  \
+  ((w) * ((tile) + (tile) / 2) * (word_bytes))
 
 /* Stencils (stencil.cl). GPUs, as backend_cuda/stencil.cu: stencil_1d (a
  * work-group of wg stages wg x items_1d points and the halo), stencil_2d

@@ -349,6 +349,27 @@ static inline void prism__transpose_shape(uint64_t rows, uint64_t cols,
   *log_tc = tc;
 }
 
+/* Elements a word carries in a transpose's packed path (1: none), for a
+ * transpose whose in and out start at byte addresses (or buffer offsets
+ * with aligned bases) in_at and out_at. 1- and 2-byte elements move as
+ * 32-bit words of w = 4 / element_size elements, 4-byte ones as 64-bit
+ * words of 2, when both sides of the matrix are multiples of w and both
+ * starts are word aligned: the matrix is then one of w x w blocks, each w
+ * words from w consecutive rows, transposed in registers into the w words
+ * of w consecutive output rows, and the blocks move through the tile as
+ * one-word elements do. 8-byte elements, and every other case, move
+ * element by element. */
+static inline int prism__transpose_pack(const prism__transpose_args *a,
+                                        uint64_t in_at, uint64_t out_at) {
+  if (a->element_size >= 8)
+    return 1;
+  const size_t w = a->element_size == 4 ? 2 : 4 / a->element_size;
+  const size_t word = w * a->element_size;
+  if (in_at % word != 0 || out_at % word != 0)
+    return 1;
+  return a->rows % w == 0 && a->cols % w == 0 ? (int)w : 1;
+}
+
 /*
  * One application of a stencil (prism_stencil_apply runs iterations of
  * them, ping-ponging through scratch): out(p) = the sum over the box of

@@ -116,16 +116,22 @@ spmv_tiles(PRISM_BUF(const uint, row_offsets), PRISM_BUF(const uint, cols),
 
   /* nr, nz <= SPMV_TILE: PRISM_ITEMS strided rounds stage them, every
    * load of a round issued before the first is used (the gathers of x
-   * too), so a work-item keeps PRISM_ITEMS loads in flight, not one. */
+   * too), so a work-item keeps PRISM_ITEMS loads in flight, not one. The
+   * loads take no branch: a round past nz reads entry nz - 1 again (a tile
+   * without entries reads none), so no load waits behind another's test
+   * (NVIDIA's compiler kept a branch around each f64 gather). */
   uint col[PRISM_ITEMS];
-  T value[PRISM_ITEMS];
+  T value[PRISM_ITEMS], xs[PRISM_ITEMS];
+  if (nz > 0) {
 #pragma unroll
-  for (int k = 0; k < PRISM_ITEMS; k++) {
-    const int i = lid + k * PRISM_WG;
-    if (i < nz) {
+    for (int k = 0; k < PRISM_ITEMS; k++) {
+      const int i = min(lid + k * PRISM_WG, nz - 1);
       col[k] = cols[z0 + i];
       value[k] = values[z0 + i];
     }
+#pragma unroll
+    for (int k = 0; k < PRISM_ITEMS; k++)
+      xs[k] = x[col[k]];
   }
 #pragma unroll
   for (int k = 0; k < PRISM_ITEMS; k++) {
@@ -142,7 +148,7 @@ spmv_tiles(PRISM_BUF(const uint, row_offsets), PRISM_BUF(const uint, cols),
   for (int k = 0; k < PRISM_ITEMS; k++) {
     const int i = lid + k * PRISM_WG;
     if (i < nz)
-      product[i] = value[k] * x[col[k]];
+      product[i] = value[k] * xs[k];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 

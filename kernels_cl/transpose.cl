@@ -9,6 +9,12 @@
  * Options (besides common.cl's, whose T goes unused here):
  *   PRISM_ELEM_BYTES         the element size: E is uchar, ushort, uint or
  *                            ulong.
+ *   PRISM_PACK               transpose_tiles: 1, or the elements of a word
+ *                            in core/backend.h's packed path (4 for 1-byte
+ *                            elements, 2 for 2- and 4-byte ones): E is
+ *                            then that word (uint; ulong for 4-byte
+ *                            elements) and the unit a PRISM_PACK x
+ *                            PRISM_PACK block.
  *   PRISM_TRANSPOSE_BLOCKED  0: transpose_tiles (GPUs); 1: transpose_blocks
  *                            (CPUs).
  *   PRISM_TILE               transpose_tiles: elements per tile, a power of
@@ -23,7 +29,16 @@
  * the same bytes transposed: core copies them.
  */
 
-#if PRISM_ELEM_BYTES == 1
+#ifndef PRISM_PACK
+#define PRISM_PACK 1
+#endif
+#define V PRISM_PACK
+
+#if V > 1 && PRISM_ELEM_BYTES == 4
+#define E ulong
+#elif V > 1
+#define E uint
+#elif PRISM_ELEM_BYTES == 1
 #define E uchar
 #elif PRISM_ELEM_BYTES == 2
 #define E ushort
@@ -61,24 +76,52 @@ tile_place place_of(ulong t, ulong rows, ulong cols, int log_tr, int log_tc,
 
 #define TRANSPOSE_ROUNDS (PRISM_TILE / PRISM_WG)
 /* Rows padded to an odd number of 32-bit words (core/backend.h, beside
- * prism__transpose_shape): at most TILE + PAD * TILE / 2 elements
- * (tc >= 2). */
-#define ROW_PAD (PRISM_ELEM_BYTES < 4 ? 4 / PRISM_ELEM_BYTES : 1)
+ * prism__transpose_shape): at most TILE + PAD * TILE / 2 units (tc >= 2),
+ * in each of V planes. */
+#define ROW_PAD (V == 1 && PRISM_ELEM_BYTES < 4 ? 4 / PRISM_ELEM_BYTES : 1)
 #define TRANSPOSE_SHARED (PRISM_TILE + ROW_PAD * PRISM_TILE / 2)
 
+/* A V x V block of elements given as its V rows' words into its V
+ * columns' words: out[k] holds element k of each in[j], j in order
+ * (element k of a word: its k-th in memory order). backend_cuda/
+ * transpose.cu's block_transpose, there by byte permutes and shifts. */
+void block_transpose(const E *in, E *out) {
+#if V == 4
+  const uchar4 a = as_uchar4(in[0]), b = as_uchar4(in[1]), c = as_uchar4(in[2]),
+               d = as_uchar4(in[3]);
+  out[0] = as_uint((uchar4)(a.s0, b.s0, c.s0, d.s0));
+  out[1] = as_uint((uchar4)(a.s1, b.s1, c.s1, d.s1));
+  out[2] = as_uint((uchar4)(a.s2, b.s2, c.s2, d.s2));
+  out[3] = as_uint((uchar4)(a.s3, b.s3, c.s3, d.s3));
+#elif V == 2 && PRISM_ELEM_BYTES == 4
+  const uint2 a = as_uint2(in[0]), b = as_uint2(in[1]);
+  out[0] = as_ulong((uint2)(a.s0, b.s0));
+  out[1] = as_ulong((uint2)(a.s1, b.s1));
+#elif V == 2
+  const ushort2 a = as_ushort2(in[0]), b = as_ushort2(in[1]);
+  out[0] = as_uint((ushort2)(a.s0, b.s0));
+  out[1] = as_uint((ushort2)(a.s1, b.s1));
+#else
+  out[0] = in[0];
+#endif
+}
+
 /*
- * transpose_tiles: a work-group moves one tile of tr x tc elements at a
- * time through local memory:
- *   1. the tile's rows are read, work-item i taking the tile's elements i,
+ * transpose_tiles: a work-group moves one tile of tr x tc units at a time
+ * through local memory:
+ *   1. the tile's rows are read, work-item i taking the tile's units i,
  *      i + PRISM_WG, ... in row-major order, so neighbouring work-items
- *      read consecutive elements of a row (a whole row and the next ones
+ *      read consecutive units of a row (a whole row and the next ones
  *      when tc is small: a tall, skinny matrix's tile is one contiguous
  *      stretch);
  *   2. and written in the output's row-major order (the input's columns),
- *      so neighbouring work-items write consecutive elements of an output
+ *      so neighbouring work-items write consecutive units of an output
  *      row.
- * Rows of the tile are padded to an odd number of words, so reading a
- * column of it touches as many banks as there are lanes. Element i of a pass is
+ * A unit is an element (V = 1) or a V x V block (rows and cols then count
+ * blocks: unit (r, c) is the words in[(V r + j) cols + c], j < V, and
+ * goes, transposed by block_transpose, to out[(V c + k) rows + r]). Rows
+ * of the tile are padded to an odd number of words, so reading a column
+ * of it touches as many banks as there are lanes. Unit i of a pass is
  * (major, minor) = (i >> log_minor, i & (2^log_minor - 1)).
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
@@ -87,7 +130,7 @@ transpose_tiles(PRISM_BUF(const E, in), PRISM_BUF(E, out), ulong rows,
                 ulong tiles_c, ulong tiles) {
   PRISM_BUF_AT(const E, in);
   PRISM_BUF_AT(E, out);
-  __local E tile[TRANSPOSE_SHARED];
+  __local E tile[V][TRANSPOSE_SHARED];
   PRISM_LOCAL_FITS(sizeof tile, PRISM_TRANSPOSE_LOCAL);
   const int stride = (1 << log_tc) + ROW_PAD;
   const int tid = (int)get_local_id(0);
@@ -96,22 +139,28 @@ transpose_tiles(PRISM_BUF(const E, in), PRISM_BUF(E, out), ulong rows,
     /* The tile's corner in both matrices, and how much of it is inside. */
     const tile_place p =
         place_of(t, rows, cols, log_tr, log_tc, tiles_r, tiles_c);
-    __global const E *src = in + p.matrix + p.r0 * cols + p.c0;
-    __global E *dst = out + p.matrix + p.c0 * rows + p.r0;
-    E v[TRANSPOSE_ROUNDS];
+    __global const E *src = in + (p.matrix + p.r0 * cols) * V + p.c0;
+    __global E *dst = out + (p.matrix + p.c0 * rows) * V + p.r0;
+    E v[TRANSPOSE_ROUNDS][V];
 #pragma unroll
     for (int k = 0; k < TRANSPOSE_ROUNDS; k++) {
       const int i = k * PRISM_WG + tid;
       const int major = i >> log_tc, minor = i & mask_c;
       if (major < p.nr && minor < p.nc)
-        v[k] = src[(ulong)major * cols + (uint)minor];
+#pragma unroll
+        for (int j = 0; j < V; j++)
+          v[k][j] = src[((ulong)major * V + j) * cols + (uint)minor];
     }
 #pragma unroll
     for (int k = 0; k < TRANSPOSE_ROUNDS; k++) {
       const int i = k * PRISM_WG + tid;
       const int major = i >> log_tc, minor = i & mask_c;
+      E w[V];
+      block_transpose(v[k], w);
       if (major < p.nr && minor < p.nc)
-        tile[major * stride + minor] = v[k];
+#pragma unroll
+        for (int j = 0; j < V; j++)
+          tile[j][major * stride + minor] = w[j];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
@@ -120,7 +169,10 @@ transpose_tiles(PRISM_BUF(const E, in), PRISM_BUF(E, out), ulong rows,
       const int i = k * PRISM_WG + tid;
       const int major = i >> log_tr, minor = i & mask_r;
       if (major < p.nc && minor < p.nr)
-        dst[(ulong)major * rows + (uint)minor] = tile[minor * stride + major];
+#pragma unroll
+        for (int j = 0; j < V; j++)
+          dst[((ulong)major * V + j) * rows + (uint)minor] =
+              tile[j][minor * stride + major];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }

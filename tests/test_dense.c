@@ -5,8 +5,10 @@
  *
  * Transpose: 1 x 1, 1 x N, N x 1, primes, every tile size and its
  * neighbours, tall and skinny, wide, batches, element sizes 1, 2, 4 and 8
- * (random bytes: NaN payloads and all), the transpose of the transpose,
- * views, nothing to do, the same bits on a second run; then bad input.
+ * (random bytes: NaN payloads and all), sides in multiples of 2 and 4 (the
+ * packed path of 1-, 2- and 4-byte elements) at aligned and unaligned views,
+ * the transpose of the transpose, views, nothing to do, the same bits on
+ * a second run; then bad input.
  *
  * Stencils: 1-D, 2-D and 3-D, radii 0 to 8, every border mode, shapes
  * from 1 x 1 x 1 through primes and tile sizes, radii beyond the grid,
@@ -214,6 +216,37 @@ Test(transpose, batches) {
                                  {17, 129, 4}, {1, 1, 9},     {37, 53, 2},
                                  {2, 2, 1000}, {128, 129, 2}, {7, 65, 11}};
   transpose_shapes(shapes, COUNT(shapes), "batches");
+}
+
+/* Sides that are multiples of 2 and 4, so 1-, 2- and 4-byte elements take
+ * the packed path (words of w elements, w x w blocks transposed in
+ * registers): one block, one row or column of blocks, blocks across tile
+ * edges, skinny and wide, batches; and sides a multiple of 2 only (1-byte
+ * elements move one by one, the others packed). */
+Test(transpose, packed_shapes) {
+  static const shape shapes[] = {{4, 4, 1},      {4, 8, 1},      {8, 4, 1},
+                                 {2, 2, 1},      {2, 6, 1},      {6, 10, 1},
+                                 {4, 100004, 1}, {100004, 4, 1}, {8, 65540, 1},
+                                 {65540, 8, 1},  {128, 128, 1},  {132, 260, 1},
+                                 {260, 132, 1},  {256, 4100, 1}, {36, 52, 3},
+                                 {4, 4, 1000},   {64, 68, 2},    {2, 130, 5}};
+  transpose_shapes(shapes, COUNT(shapes), "packed shapes");
+}
+
+/* Packed shapes with in and out at word-aligned offsets (packed) and at
+ * offsets that leave a side unaligned (element by element). */
+Test(transpose, packed_views) {
+  prism_context *ctx = harness_context();
+  static const shape shapes[] = {{4, 4, 1}, {36, 52, 2}, {132, 64, 1}};
+  static const size_t offsets[][2] = {{4, 8}, {16, 0}, {0, 12},
+                                      {2, 0}, {0, 1},  {3, 6}};
+  for (size_t s = 0; s < COUNT(shapes); s++)
+    for (size_t e = 0; e < COUNT(element_sizes); e++)
+      for (size_t o = 0; o < COUNT(offsets); o++)
+        check_transpose(ctx, element_sizes[e], shapes[s].rows, shapes[s].cols,
+                        shapes[s].batch, offsets[o][0], offsets[o][1],
+                        "packed views");
+  prism_context_destroy(ctx);
 }
 
 /* in and out at odd element offsets into larger buffers, and at 16. */
