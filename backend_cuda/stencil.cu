@@ -166,6 +166,50 @@ __device__ __forceinline__ void tap_2d(int j, int r, int *dx, int *dy) {
   }
 }
 
+/* One column's Q consecutive points of a full box of radius R, from the
+ * staged tile: base is the column's top-left tap (row -R, column -R of
+ * its first point), rows W apart. The box's rows dy = -R .. R are walked
+ * with a window of Q rows x (2R + 1) values in registers: moving to the
+ * next dy drops the window's first row and reads one new one, so (Q +
+ * 2R)(2R + 1) values are read from shared memory for Q (2R + 1)^2
+ * multiply-adds, each point's terms still in the contract's order (dy,
+ * then dx). */
+template <class T, int R, int Q>
+__device__ __forceinline__ void box_column(const T *base, int W, const T *sw,
+                                           T (&acc)[Q]) {
+  constexpr int SIDE = 2 * R + 1;
+  T win[Q][SIDE];
+#pragma unroll
+  for (int q = 0; q < Q; q++) {
+    acc[q] = T(0);
+#pragma unroll
+    for (int j = 0; j < SIDE; j++)
+      win[q][j] = base[q * W + j];
+  }
+#pragma unroll
+  for (int dy = 0; dy < SIDE; dy++) {
+    if (dy > 0) {
+#pragma unroll
+      for (int q = 0; q + 1 < Q; q++)
+#pragma unroll
+        for (int j = 0; j < SIDE; j++)
+          win[q][j] = win[q + 1][j];
+#pragma unroll
+      for (int j = 0; j < SIDE; j++)
+        win[Q - 1][j] = base[(Q - 1 + dy) * W + j];
+    }
+#pragma unroll
+    for (int dx = 0; dx < SIDE; dx++) {
+      const T w = sw[dy * SIDE + dx];
+      if (w != T(0)) {
+#pragma unroll
+        for (int q = 0; q < Q; q++)
+          acc[q] = fma_t(w, win[q][dx], acc[q]);
+      }
+    }
+  }
+}
+
 template <class T, int R, bool STAR>
 __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
     stencil_2d(StencilGrid<T> g, uint64_t tiles_x, uint64_t tiles) {
@@ -176,6 +220,8 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
   constexpr int YR = (HMAX + STENCIL_ROWS_2D - 1) / STENCIL_ROWS_2D;
   constexpr int TAPS_MAX =
       STAR ? 4 * RMAX + 1 : (2 * RMAX + 1) * (2 * RMAX + 1);
+  /* Full boxes of a radius known here: box_column's window. */
+  constexpr bool WINDOW = STENCIL_WINDOW_2D && !STAR && R > 0;
   __shared__ T s[HMAX * WMAX];
   __shared__ T sw[(2 * RMAX + 1) * (2 * RMAX + 1)];
   const int r = R > 0 ? R : g.r;
@@ -216,38 +262,56 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
       }
     }
     __syncthreads();
-    T acc[STENCIL_ITEMS_2D][XI];
-#pragma unroll
-    for (int a = 0; a < STENCIL_ITEMS_2D; a++)
-#pragma unroll
-      for (int b = 0; b < XI; b++)
-        acc[a][b] = T(0);
-    constexpr int UNROLL = R > 0 ? TAPS_MAX : 1;
-#pragma unroll UNROLL
-    for (int j = 0; j < TAPS_MAX; j++) {
-      if (j >= taps)
-        break;
-      int dx, dy;
-      tap_2d<STAR>(j, r, &dx, &dy);
-      const T w = sw[(dy + r) * side + dx + r];
-      if (w != T(0)) {
-#pragma unroll
-        for (int a = 0; a < STENCIL_ITEMS_2D; a++) {
-          const T *row = s + (a * STENCIL_ROWS_2D + ty + r + dy) * W + r + dx;
-#pragma unroll
-          for (int b = 0; b < XI; b++)
-            acc[a][b] = fma_t(w, row[tx + 32 * b], acc[a][b]);
-        }
-      }
-    }
-#pragma unroll
-    for (int a = 0; a < STENCIL_ITEMS_2D; a++) {
-      const int64_t y = y0 + a * STENCIL_ROWS_2D + ty;
+    if constexpr (WINDOW) {
+      /* Full boxes of a known radius: a thread's ITEMS rows are
+       * consecutive, each of its columns summed by box_column. */
 #pragma unroll
       for (int b = 0; b < XI; b++) {
+        T col[STENCIL_ITEMS_2D];
+        box_column<T, RMAX, STENCIL_ITEMS_2D>(
+            s + ty * STENCIL_ITEMS_2D * W + 32 * b + tx, W, sw, col);
         const int64_t x = x0 + b * 32 + tx;
-        if (y < g.ny && x < g.nx)
-          g.out[y * g.nx + x] = acc[a][b];
+#pragma unroll
+        for (int a = 0; a < STENCIL_ITEMS_2D; a++) {
+          const int64_t y = y0 + ty * STENCIL_ITEMS_2D + a;
+          if (y < g.ny && x < g.nx)
+            g.out[y * g.nx + x] = col[a];
+        }
+      }
+    } else {
+      T acc[STENCIL_ITEMS_2D][XI];
+#pragma unroll
+      for (int a = 0; a < STENCIL_ITEMS_2D; a++)
+#pragma unroll
+        for (int b = 0; b < XI; b++)
+          acc[a][b] = T(0);
+      constexpr int UNROLL = R > 0 ? TAPS_MAX : 1;
+#pragma unroll UNROLL
+      for (int j = 0; j < TAPS_MAX; j++) {
+        if (j >= taps)
+          break;
+        int dx, dy;
+        tap_2d<STAR>(j, r, &dx, &dy);
+        const T w = sw[(dy + r) * side + dx + r];
+        if (w != T(0)) {
+#pragma unroll
+          for (int a = 0; a < STENCIL_ITEMS_2D; a++) {
+            const T *row = s + (a * STENCIL_ROWS_2D + ty + r + dy) * W + r + dx;
+#pragma unroll
+            for (int b = 0; b < XI; b++)
+              acc[a][b] = fma_t(w, row[tx + 32 * b], acc[a][b]);
+          }
+        }
+      }
+#pragma unroll
+      for (int a = 0; a < STENCIL_ITEMS_2D; a++) {
+        const int64_t y = y0 + a * STENCIL_ROWS_2D + ty;
+#pragma unroll
+        for (int b = 0; b < XI; b++) {
+          const int64_t x = x0 + b * 32 + tx;
+          if (y < g.ny && x < g.nx)
+            g.out[y * g.nx + x] = acc[a][b];
+        }
       }
     }
     __syncthreads();
@@ -298,37 +362,8 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D, 2)
         s[i] = v[k];
     }
     __syncthreads();
-    const T *base = s + ty * Q * W + tx;
-    T win[Q][SIDE], acc[Q];
-#pragma unroll
-    for (int q = 0; q < Q; q++) {
-      acc[q] = T(0);
-#pragma unroll
-      for (int j = 0; j < SIDE; j++)
-        win[q][j] = base[q * W + j];
-    }
-#pragma unroll
-    for (int dy = 0; dy < SIDE; dy++) {
-      if (dy > 0) {
-#pragma unroll
-        for (int q = 0; q + 1 < Q; q++)
-#pragma unroll
-          for (int j = 0; j < SIDE; j++)
-            win[q][j] = win[q + 1][j];
-#pragma unroll
-        for (int j = 0; j < SIDE; j++)
-          win[Q - 1][j] = base[(Q - 1 + dy) * W + j];
-      }
-#pragma unroll
-      for (int dx = 0; dx < SIDE; dx++) {
-        const T w = sw[dy * SIDE + dx];
-        if (w != T(0)) {
-#pragma unroll
-          for (int q = 0; q < Q; q++)
-            acc[q] = fma_t(w, win[q][dx], acc[q]);
-        }
-      }
-    }
+    T acc[Q];
+    box_column<T, R, Q>(s + ty * Q * W + tx, W, sw, acc);
     const int64_t x = x0 + tx;
 #pragma unroll
     for (int q = 0; q < Q; q++) {
@@ -418,58 +453,70 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_3D, STENCIL_MIN_BLOCKS_3D)
       }
     }
     const int64_t plane_stride = g.nx * g.ny;
-    T v[ROUNDS];
+    /* AHEAD planes in registers on their way: plane z + R + u is fetched
+     * into v[u % AHEAD] while planes before it are summed. */
+    constexpr int AHEAD = STENCIL_AHEAD_3D;
+    T v[AHEAD][ROUNDS];
     /* Plane z of the grid into registers (any z: mapped by the border). */
-    auto fetch = [&](int64_t z) {
+    auto fetch = [&](int64_t z, T(&buf)[ROUNDS]) {
       const int64_t zm = map_index(z, g.nz, g.border);
 #pragma unroll
       for (int k = 0; k < ROUNDS; k++)
-        v[k] = zm >= 0 && xy[k] >= 0 ? g.in[zm * plane_stride + xy[k]] : T(0);
+        buf[k] = zm >= 0 && xy[k] >= 0 ? g.in[zm * plane_stride + xy[k]] : T(0);
     };
-    auto store = [&](int64_t z) {
+    auto store = [&](int64_t z, const T(&buf)[ROUNDS]) {
       T *p = ring + (int(z - z0) + R) % SLOTS * PLANE;
 #pragma unroll
       for (int k = 0; k < ROUNDS; k++) {
         const int i = k * THREADS + tid;
         if (i < PLANE)
-          p[i] = v[k];
+          p[i] = buf[k];
       }
     };
     for (int64_t z = z0 - R; z < z0 + R; z++) {
-      fetch(z);
-      store(z);
+      fetch(z, v[0]);
+      store(z, v[0]);
     }
-    fetch(z0 + R);
-    for (int64_t z = z0; z < z_end; z++) {
-      store(z + R);
-      __syncthreads();
-      if (z + 1 < z_end)
-        fetch(z + 1 + R);
-      T acc[ITEMS];
 #pragma unroll
-      for (int a = 0; a < ITEMS; a++)
-        acc[a] = T(0);
+    for (int u = 0; u < AHEAD; u++)
+      if (z0 + u < z_end)
+        fetch(z0 + u + R, v[u]);
+    for (int64_t zb = z0; zb < z_end; zb += AHEAD) {
 #pragma unroll
-      for (int j = 0; j < TAPS; j++) {
-        int dx, dy, dz;
-        tap_3d<STAR, R>(j, &dx, &dy, &dz);
-        const T w = sw[((dz + R) * SIDE + dy + R) * SIDE + dx + R];
-        if (w != T(0)) {
-          const T *p = ring + (int(z - z0) + dz + R) % SLOTS * PLANE +
-                       (ty + R + dy) * PW + tx + R + dx;
+      for (int u = 0; u < AHEAD; u++) {
+        const int64_t z = zb + u;
+        if (z >= z_end) /* the same for the whole block */
+          break;
+        store(z + R, v[u]);
+        __syncthreads();
+        if (z + AHEAD < z_end)
+          fetch(z + AHEAD + R, v[u]);
+        T acc[ITEMS];
 #pragma unroll
-          for (int a = 0; a < ITEMS; a++)
-            acc[a] = fma_t(w, p[a * STENCIL_ROWS_3D * PW], acc[a]);
+        for (int a = 0; a < ITEMS; a++)
+          acc[a] = T(0);
+#pragma unroll
+        for (int j = 0; j < TAPS; j++) {
+          int dx, dy, dz;
+          tap_3d<STAR, R>(j, &dx, &dy, &dz);
+          const T w = sw[((dz + R) * SIDE + dy + R) * SIDE + dx + R];
+          if (w != T(0)) {
+            const T *p = ring + (int(z - z0) + dz + R) % SLOTS * PLANE +
+                         (ty + R + dy) * PW + tx + R + dx;
+#pragma unroll
+            for (int a = 0; a < ITEMS; a++)
+              acc[a] = fma_t(w, p[a * STENCIL_ROWS_3D * PW], acc[a]);
+          }
         }
-      }
-      const int64_t x = x0 + tx;
+        const int64_t x = x0 + tx;
 #pragma unroll
-      for (int a = 0; a < ITEMS; a++) {
-        const int64_t y = y0 + a * STENCIL_ROWS_3D + ty;
-        if (x < g.nx && y < g.ny)
-          g.out[z * plane_stride + y * g.nx + x] = acc[a];
+        for (int a = 0; a < ITEMS; a++) {
+          const int64_t y = y0 + a * STENCIL_ROWS_3D + ty;
+          if (x < g.nx && y < g.ny)
+            g.out[z * plane_stride + y * g.nx + x] = acc[a];
+        }
+        __syncthreads();
       }
-      __syncthreads();
     }
   }
 }

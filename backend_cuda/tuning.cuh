@@ -494,10 +494,17 @@ PRISM_CUDA_KNOB(int, STENCIL_ITEMS_2D, 4);
 PRISM_CUDA_KNOB(int, STENCIL_COLS_2D_4, 4);
 PRISM_CUDA_KNOB(int, STENCIL_COLS_2D_8, 2);
 PRISM_CUDA_KNOB(int, STENCIL_BOX_ROWS, 4);
+/* 1: stencil_2d sums full boxes of radius 1 and 2 with stencil_2d_box's
+ * window of rows (each thread's ITEMS rows consecutive); 0: tap by tap,
+ * every tap a load from shared memory. */
+PRISM_CUDA_KNOB(int, STENCIL_WINDOW_2D, 0);
 PRISM_CUDA_KNOB(int, STENCIL_ROWS_3D, 8);
 PRISM_CUDA_KNOB(int, STENCIL_ITEMS_3D_4, 4);
 PRISM_CUDA_KNOB(int, STENCIL_ITEMS_3D_8, 4);
 PRISM_CUDA_KNOB(int, STENCIL_MIN_BLOCKS_3D, 4);
+/* Planes the 3-D ring keeps on their way in registers (1: the next one,
+ * loaded while the current plane is summed). */
+PRISM_CUDA_KNOB(int, STENCIL_AHEAD_3D, 1);
 PRISM_CUDA_KNOB(int, STENCIL_CHUNK_3D, 64);
 PRISM_CUDA_KNOB(int, STENCIL_RING_MAX_R, 2);
 

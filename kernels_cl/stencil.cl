@@ -189,7 +189,59 @@ stencil_1d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
 
 /* ---- 2-D ----------------------------------------------------------------- */
 
+#if (defined(PRISM_STENCIL_2D) || defined(PRISM_STENCIL_2D_BOX)) &&           \
+    PRISM_R > 0
+#define BOX_SIDE (2 * PRISM_R + 1)
+/* One column's PRISM_ITEMS consecutive points of a full box of radius
+ * PRISM_R, from the staged tile: base is the column's top-left tap (row
+ * -R, column -R of its first point), rows w_row apart. The box's rows dy
+ * = -R .. R are walked with a window of ITEMS rows x (2R + 1) values in
+ * registers: moving to the next dy drops the window's first row and reads
+ * one new one, so (ITEMS + 2R)(2R + 1) values are read from local memory
+ * for ITEMS (2R + 1)^2 multiply-adds, each point's terms still in the
+ * contract's order (dy, then dx). backend_cuda/stencil.cu's box_column. */
+void box_column(__local const T *base, int w_row, __local const T *sw,
+                T *acc) {
+  T win[PRISM_ITEMS][BOX_SIDE];
+#pragma unroll
+  for (int q = 0; q < PRISM_ITEMS; q++) {
+    acc[q] = (T)0;
+#pragma unroll
+    for (int j = 0; j < BOX_SIDE; j++)
+      win[q][j] = base[q * w_row + j];
+  }
+#pragma unroll
+  for (int dy = 0; dy < BOX_SIDE; dy++) {
+    if (dy > 0) {
+#pragma unroll
+      for (int q = 0; q + 1 < PRISM_ITEMS; q++)
+#pragma unroll
+        for (int j = 0; j < BOX_SIDE; j++)
+          win[q][j] = win[q + 1][j];
+#pragma unroll
+      for (int j = 0; j < BOX_SIDE; j++)
+        win[PRISM_ITEMS - 1][j] = base[(PRISM_ITEMS - 1 + dy) * w_row + j];
+    }
+#pragma unroll
+    for (int dx = 0; dx < BOX_SIDE; dx++) {
+      const T wt = sw[dy * BOX_SIDE + dx];
+      if (wt != (T)0) {
+#pragma unroll
+        for (int q = 0; q < PRISM_ITEMS; q++)
+          acc[q] = fma(wt, win[q][dx], acc[q]);
+      }
+    }
+  }
+}
+#endif
+
 #if defined(PRISM_STENCIL_2D)
+
+#ifndef PRISM_WINDOW
+#define PRISM_WINDOW 0
+#endif
+/* Full boxes of a radius built in: box_column's window. */
+#define WINDOW (PRISM_WINDOW && !PRISM_STAR && PRISM_R > 0)
 
 #define TX_2D (32 * PRISM_COLS)
 #define TY_2D (PRISM_ROWS * PRISM_ITEMS)
@@ -251,6 +303,22 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+#if WINDOW
+    /* A work-item's ITEMS rows are consecutive, each of its columns summed
+     * by box_column. */
+#pragma unroll
+    for (int b = 0; b < PRISM_COLS; b++) {
+      T col[PRISM_ITEMS];
+      box_column(s + ty * PRISM_ITEMS * W + 32 * b + tx, W, sw, col);
+      const long x = x0 + b * 32 + tx;
+#pragma unroll
+      for (int a = 0; a < PRISM_ITEMS; a++) {
+        const long y = y0 + ty * PRISM_ITEMS + a;
+        if (y < ny && x < nx)
+          out[y * nx + x] = col[a];
+      }
+    }
+#else
     T acc[PRISM_ITEMS][PRISM_COLS];
 #pragma unroll
     for (int a = 0; a < PRISM_ITEMS; a++)
@@ -285,6 +353,7 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
           out[y * nx + x] = acc[a][b];
       }
     }
+#endif /* WINDOW */
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -292,11 +361,7 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
 #endif /* PRISM_STENCIL_2D */
 
 /* Full 2-D boxes (conv2d): a work-item owns Q = PRISM_ITEMS consecutive
- * rows of one column, and walks the box's rows dy = -R .. R with a window
- * of Q rows x (2R + 1) values in registers: moving to the next dy drops
- * the window's first row and reads one new one, so a work-item reads (Q +
- * 2R)(2R + 1) values from local memory for Q (2R + 1)^2 multiply-adds,
- * each point's terms still in the contract's order (dy, then dx). The
+ * rows of one column and sums them with box_column's window of rows. The
  * tile, 32 x (PRISM_ROWS x Q) points with its halo, is staged by a flat
  * index over it (all work-items busy). */
 #if defined(PRISM_STENCIL_2D_BOX)
@@ -350,37 +415,8 @@ stencil_2d_box(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
         s[i] = v[k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local const T *base = s + ty * Q * W_BOX + tx;
-    T win[Q][SIDE], acc[Q];
-#pragma unroll
-    for (int q = 0; q < Q; q++) {
-      acc[q] = (T)0;
-#pragma unroll
-      for (int j = 0; j < SIDE; j++)
-        win[q][j] = base[q * W_BOX + j];
-    }
-#pragma unroll
-    for (int dy = 0; dy < SIDE; dy++) {
-      if (dy > 0) {
-#pragma unroll
-        for (int q = 0; q + 1 < Q; q++)
-#pragma unroll
-          for (int j = 0; j < SIDE; j++)
-            win[q][j] = win[q + 1][j];
-#pragma unroll
-        for (int j = 0; j < SIDE; j++)
-          win[Q - 1][j] = base[(Q - 1 + dy) * W_BOX + j];
-      }
-#pragma unroll
-      for (int dx = 0; dx < SIDE; dx++) {
-        const T wt = sw[dy * SIDE + dx];
-        if (wt != (T)0) {
-#pragma unroll
-          for (int q = 0; q < Q; q++)
-            acc[q] = fma(wt, win[q][dx], acc[q]);
-        }
-      }
-    }
+    T acc[Q];
+    box_column(s + ty * Q * W_BOX + tx, W_BOX, sw, acc);
     const long x = x0 + tx;
 #pragma unroll
     for (int q = 0; q < Q; q++) {
