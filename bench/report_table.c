@@ -130,8 +130,8 @@ void table_begin(FILE *out, const bench_meta *meta, const device_info *devs,
 
 /* ---- Rows ---------------------------------------------------------------- */
 
-#define TABLE_FORMAT "%-7s %-20s %-*s %-4s %6s %9s%c %6s %8s %8s %6s %6s %s\n"
-#define GRAPH_FORMAT "%-7s %-20s %-9s %-20s %9s %11s %9s %7s %7s %6s %s\n"
+#define TABLE_FORMAT "%-8s %-20s %-*s %-4s %6s %9s%c %6s %8s %8s %6s %6s %s\n"
+#define GRAPH_FORMAT "%-8s %-20s %-9s %-20s %9s %11s %9s %7s %7s %6s %s\n"
 
 /* Each table's column header, before its first row. */
 static void table_section(FILE *out, int section) {
@@ -172,7 +172,7 @@ static void graph_row(FILE *out, const report_row *row, const char *device) {
   report_format_n(row->n, n, sizeof n);
   report_format_n(row->edges, edges, sizeof edges);
   if (row->status != REPORT_OK) {
-    fprintf(out, "%-7s %-20s %-9s %-20s %9s   %s: %s\n", row->backend, device,
+    fprintf(out, "%-8s %-20s %-9s %-20s %9s   %s: %s\n", row->backend, device,
             row->primitive, graph, n, report_status_name(row->status),
             row->note ? row->note : "");
     return;
@@ -195,7 +195,7 @@ static void array_row(FILE *out, const report_row *row, const char *device) {
            variant);
   report_format_n(row->n, n, sizeof n);
   if (row->status != REPORT_OK) {
-    fprintf(out, "%-7s %-20s %-*s %-4s %6s   %s: %s\n", row->backend, device,
+    fprintf(out, "%-8s %-20s %-*s %-4s %6s   %s: %s\n", row->backend, device,
             table.label_width, label, row->type ? row->type : "-", n,
             report_status_name(row->status), row->note ? row->note : "");
     return;
