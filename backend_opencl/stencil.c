@@ -160,9 +160,9 @@ prism_status prism__cl_stencil(prism_context *ctx,
         options, sizeof options, a->type, PRISM_SUM,
         "-DPRISM_WG=%zu -DPRISM_STENCIL_2D -DPRISM_R=%u -DPRISM_MAX_R=%d "
         "-DPRISM_STAR=%d -DPRISM_ROWS=%u -DPRISM_ITEMS=%u -DPRISM_COLS=%u "
-        "-DPRISM_WINDOW=%d -DPRISM_STENCIL_LOCAL=%zu",
+        "-DPRISM_STENCIL_LOCAL=%zu",
         wg, R, PRISM_STENCIL_MAX_RADIUS, star, pol->rows_2d, pol->items_2d,
-        cols, pol->window_2d && !star && R > 0 ? 1 : 0,
+        cols,
         (size_t)PRISM__CL_STENCIL_2D_LOCAL((size_t)pol->rows_2d, pol->items_2d,
                                            cols, rmax, t_bytes));
     if ((st = prism__cl_kernel(ctx, "stencil.cl", options, "stencil_2d",

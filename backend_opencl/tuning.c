@@ -55,7 +55,7 @@
   .items_1d = 4, .rows_2d = 8, .items_2d = 4, .cols_2d_4 = 4, .cols_2d_8 = 2,  \
   .box_min_r = 3, .box_max_r = PRISM_STENCIL_MAX_RADIUS, .box_rows = 4,        \
   .rows_3d = 8, .items_3d = 4, .chunk_3d = 64, .ring_max_r = 2,                \
-  .groups_per_cu = 64, .run = 4096, .window_2d = 0
+  .groups_per_cu = 64, .run = 4096
 
 /* GPUs, aimed at NVIDIA's OpenCL on an H200. */
 static const prism__cl_policy gpu_policy = {

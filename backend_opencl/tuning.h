@@ -285,10 +285,6 @@ typedef struct prism__cl_stencil_policy {
                              values (more than 8-byte ones: as many bytes
                              in flight) */
   unsigned cols_2d_8;     /* as much, 8-byte values */
-  int window_2d;          /* 1: stencil_2d sums full boxes of a radius
-                             built in (1 .. 3, below box_min_r) with the
-                             box kernel's window of rows (CUDA's
-                             STENCIL_WINDOW_2D); 0: tap by tap */
   unsigned box_min_r;     /* 2-D full boxes of radii box_min_r .. */
   unsigned box_max_r;     /* .. box_max_r (0 .. 8) take stencil_2d_box;
                              others stencil_2d */

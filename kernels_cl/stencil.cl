@@ -189,59 +189,7 @@ stencil_1d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
 
 /* ---- 2-D ----------------------------------------------------------------- */
 
-#if (defined(PRISM_STENCIL_2D) || defined(PRISM_STENCIL_2D_BOX)) &&           \
-    PRISM_R > 0
-#define BOX_SIDE (2 * PRISM_R + 1)
-/* One column's PRISM_ITEMS consecutive points of a full box of radius
- * PRISM_R, from the staged tile: base is the column's top-left tap (row
- * -R, column -R of its first point), rows w_row apart. The box's rows dy
- * = -R .. R are walked with a window of ITEMS rows x (2R + 1) values in
- * registers: moving to the next dy drops the window's first row and reads
- * one new one, so (ITEMS + 2R)(2R + 1) values are read from local memory
- * for ITEMS (2R + 1)^2 multiply-adds, each point's terms still in the
- * contract's order (dy, then dx). backend_cuda/stencil.cu's box_column. */
-void box_column(__local const T *base, int w_row, __local const T *sw,
-                T *acc) {
-  T win[PRISM_ITEMS][BOX_SIDE];
-#pragma unroll
-  for (int q = 0; q < PRISM_ITEMS; q++) {
-    acc[q] = (T)0;
-#pragma unroll
-    for (int j = 0; j < BOX_SIDE; j++)
-      win[q][j] = base[q * w_row + j];
-  }
-#pragma unroll
-  for (int dy = 0; dy < BOX_SIDE; dy++) {
-    if (dy > 0) {
-#pragma unroll
-      for (int q = 0; q + 1 < PRISM_ITEMS; q++)
-#pragma unroll
-        for (int j = 0; j < BOX_SIDE; j++)
-          win[q][j] = win[q + 1][j];
-#pragma unroll
-      for (int j = 0; j < BOX_SIDE; j++)
-        win[PRISM_ITEMS - 1][j] = base[(PRISM_ITEMS - 1 + dy) * w_row + j];
-    }
-#pragma unroll
-    for (int dx = 0; dx < BOX_SIDE; dx++) {
-      const T wt = sw[dy * BOX_SIDE + dx];
-      if (wt != (T)0) {
-#pragma unroll
-        for (int q = 0; q < PRISM_ITEMS; q++)
-          acc[q] = fma(wt, win[q][dx], acc[q]);
-      }
-    }
-  }
-}
-#endif
-
 #if defined(PRISM_STENCIL_2D)
-
-#ifndef PRISM_WINDOW
-#define PRISM_WINDOW 0
-#endif
-/* Full boxes of a radius built in: box_column's window. */
-#define WINDOW (PRISM_WINDOW && !PRISM_STAR && PRISM_R > 0)
 
 #define TX_2D (32 * PRISM_COLS)
 #define TY_2D (PRISM_ROWS * PRISM_ITEMS)
@@ -303,22 +251,6 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-#if WINDOW
-    /* A work-item's ITEMS rows are consecutive, each of its columns summed
-     * by box_column. */
-#pragma unroll
-    for (int b = 0; b < PRISM_COLS; b++) {
-      T col[PRISM_ITEMS];
-      box_column(s + ty * PRISM_ITEMS * W + 32 * b + tx, W, sw, col);
-      const long x = x0 + b * 32 + tx;
-#pragma unroll
-      for (int a = 0; a < PRISM_ITEMS; a++) {
-        const long y = y0 + ty * PRISM_ITEMS + a;
-        if (y < ny && x < nx)
-          out[y * nx + x] = col[a];
-      }
-    }
-#else
     T acc[PRISM_ITEMS][PRISM_COLS];
 #pragma unroll
     for (int a = 0; a < PRISM_ITEMS; a++)
@@ -353,7 +285,6 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
           out[y * nx + x] = acc[a][b];
       }
     }
-#endif /* WINDOW */
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -379,6 +310,47 @@ stencil_2d(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
 #define W_BOX (32 + 2 * R)
 #define H_BOX (PRISM_ROWS * Q + 2 * R)
 #define ROUNDS_BOX ((W_BOX * H_BOX + PRISM_WG - 1) / PRISM_WG)
+
+/* One column's Q consecutive points of a full box of radius R, from the
+ * staged tile: base is the column's top-left tap (row -R, column -R of its
+ * first point), rows w_row apart. The box's rows dy = -R .. R are walked
+ * with a window of Q rows x (2R + 1) values in registers: moving to the
+ * next dy drops the window's first row and reads one new one, so (Q +
+ * 2R)(2R + 1) values are read from local memory for Q (2R + 1)^2
+ * multiply-adds, each point's terms still in the contract's order (dy,
+ * then dx). backend_cuda/stencil.cu's box_column. */
+void box_column(__local const T *base, int w_row, __local const T *sw, T *acc) {
+  T win[Q][SIDE];
+#pragma unroll
+  for (int q = 0; q < Q; q++) {
+    acc[q] = (T)0;
+#pragma unroll
+    for (int j = 0; j < SIDE; j++)
+      win[q][j] = base[q * w_row + j];
+  }
+#pragma unroll
+  for (int dy = 0; dy < SIDE; dy++) {
+    if (dy > 0) {
+#pragma unroll
+      for (int q = 0; q + 1 < Q; q++)
+#pragma unroll
+        for (int j = 0; j < SIDE; j++)
+          win[q][j] = win[q + 1][j];
+#pragma unroll
+      for (int j = 0; j < SIDE; j++)
+        win[Q - 1][j] = base[(Q - 1 + dy) * w_row + j];
+    }
+#pragma unroll
+    for (int dx = 0; dx < SIDE; dx++) {
+      const T wt = sw[dy * SIDE + dx];
+      if (wt != (T)0) {
+#pragma unroll
+        for (int q = 0; q < Q; q++)
+          acc[q] = fma(wt, win[q][dx], acc[q]);
+      }
+    }
+  }
+}
 
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
 stencil_2d_box(PRISM_BUF(const T, in), PRISM_BUF(T, out), PRISM_BUF(const T, w),
