@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* More than 2^31 elements: 64-bit offsets everywhere they are needed. Needs
- * about 9 GB of device memory, so it runs only with PRISM_TEST_LARGE=1 (on
- * a GPU); otherwise each test is skipped and says so. */
+/* More than 2^31 elements: 64-bit offsets everywhere they are needed
+ * (reduce, scan, transpose). Needs about 9 GB of device memory and
+ * allocations past 4 GB, so it runs only with PRISM_TEST_LARGE=1 (on a
+ * GPU); otherwise each test is skipped and says so. */
 #include "harness.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int harness_needs_backend = 1;
 
@@ -61,4 +63,63 @@ Test(large, scan_past_2_31_in_place) {
   }
   free(host);
   prism_context_destroy(ctx);
+}
+
+/* A transpose of more than 2^31 elements of 1 or 2 bytes: in[r][c] =
+ * (r * 7 + c * 13) truncated, so out[c][r] can be checked in stretches
+ * without a second copy on the host. Sides that are multiples of 4 take
+ * the packed path, odd ones the element path. */
+static void transpose_past_2_31(size_t size, size_t rows, size_t cols) {
+  prism_context *ctx = large_context();
+  const size_t count = rows * cols, bytes = count * size;
+  cr_assert_gt(count, (size_t)1 << 31, "the shape must pass 2^31 elements");
+  prism_buffer *in = NULL, *out = NULL;
+  prism_status st = prism_buffer_create(ctx, bytes, &in);
+  if (st == PRISM_OK)
+    st = prism_buffer_create(ctx, bytes, &out);
+  if (st == PRISM_OUT_OF_MEMORY)
+    cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
+  cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+  const size_t chunk_rows = ((size_t)1 << 26) / (cols * size) + 1;
+  unsigned char *host = harness_malloc(chunk_rows * cols * size);
+  for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
+    const size_t m = rows - r0 < chunk_rows ? rows - r0 : chunk_rows;
+    for (size_t r = 0; r < m; r++)
+      for (size_t c = 0; c < cols; c++) {
+        const uint32_t v = (uint32_t)((r0 + r) * 7 + c * 13);
+        memcpy(host + (r * cols + c) * size, &v, size); /* little-endian */
+      }
+    HARNESS_OK(ctx,
+               prism_buffer_write(in, r0 * cols * size, host, m * cols * size));
+  }
+  free(host);
+  HARNESS_OK(ctx, prism_transpose(ctx, size, in, out, rows, cols, 1));
+  const size_t chunk_cols = ((size_t)1 << 26) / (rows * size) + 1;
+  host = harness_malloc(chunk_cols * rows * size);
+  for (size_t c0 = 0; c0 < cols; c0 += chunk_cols) {
+    const size_t m = cols - c0 < chunk_cols ? cols - c0 : chunk_cols;
+    HARNESS_OK(ctx,
+               prism_buffer_read(out, c0 * rows * size, host, m * rows * size));
+    for (size_t c = 0; c < m; c++)
+      for (size_t r = 0; r < rows; r++) {
+        const uint32_t v = (uint32_t)(r * 7 + (c0 + c) * 13);
+        if (memcmp(host + (c * rows + r) * size, &v, size) != 0)
+          cr_assert_fail("%zu x %zu of %zu-byte elements: out[%zu][%zu] is "
+                         "not in[%zu][%zu]",
+                         rows, cols, size, c0 + c, r, r, c0 + c);
+      }
+  }
+  free(host);
+  prism_buffer_destroy(in);
+  prism_buffer_destroy(out);
+  prism_context_destroy(ctx);
+}
+
+Test(large, transpose_past_2_31_elements) {
+  transpose_past_2_31(1, 46341, 46349); /* odd sides: element by element */
+}
+
+Test(large, transpose_past_2_31_packed) {
+  transpose_past_2_31(1, 46344, 46348); /* 4 x 4 blocks of bytes */
+  transpose_past_2_31(2, 46346, 46342); /* 2 x 2 blocks of 2-byte elements */
 }
