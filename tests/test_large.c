@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* More than 2^31 elements: 64-bit offsets everywhere they are needed
- * (reduce, scan, transpose). Needs about 9 GB of device memory and
- * allocations past 4 GB, so it runs only with PRISM_TEST_LARGE=1 (on a
- * GPU); otherwise each test is skipped and says so. */
+ * (reduce, scan, transpose, SpMV). Needs about 17 GB of device memory (as
+ * much on the host for the SpMV matrix) and allocations past 4 GB, so it
+ * runs only with PRISM_TEST_LARGE=1 (on a GPU); otherwise each test is
+ * skipped and says so. */
 #include "harness.h"
 
 #include <stdlib.h>
@@ -122,4 +123,77 @@ Test(large, transpose_past_2_31_elements) {
 Test(large, transpose_past_2_31_packed) {
   transpose_past_2_31(1, 46344, 46348); /* 4 x 4 blocks of bytes */
   transpose_past_2_31(2, 46346, 46342); /* 2 x 2 blocks of 2-byte elements */
+}
+
+/* column j of row i in spmv_past_2_31 */
+static uint32_t large_col(size_t i, size_t j, size_t cols) {
+  return (uint32_t)((i + j * 977) % cols);
+}
+
+/* SpMV over more than 2^31 entries: rows of 1024 and a last row of 2^20
+ * (split over many tiles, the splits past 2^31), values 1, x[c] = c % 3,
+ * so every y[i] is an exact integer whatever the order of the sum. */
+static void spmv_past_2_31(size_t rows, size_t row_len, size_t last_len) {
+  prism_context *ctx = large_context();
+  const size_t cols = ((size_t)1 << 20) + 7;
+  const size_t entries = (rows - 1) * row_len + last_len;
+  prism_csr_matrix m = {0};
+  m.csr.num_vertices = rows;
+  m.csr.num_edges = entries;
+  m.csr.directed = 1;
+  m.num_cols = cols;
+  m.value_type = PRISM_F32;
+  m.csr.row_offsets = harness_malloc((rows + 1) * sizeof(uint64_t));
+  m.csr.col_indices = malloc(entries * sizeof(uint32_t));
+  m.values = malloc(entries * sizeof(float));
+  if (!m.csr.col_indices || !m.values)
+    cr_skip_test("host memory too small for %zu entries", entries);
+  float *values = m.values;
+  for (size_t i = 0, z = 0; i < rows; i++) {
+    m.csr.row_offsets[i] = z;
+    const size_t len = i + 1 < rows ? row_len : last_len;
+    for (size_t j = 0; j < len; j++, z++) {
+      m.csr.col_indices[z] = large_col(i, j, cols);
+      values[z] = 1.0f;
+    }
+  }
+  m.csr.row_offsets[rows] = entries;
+  prism_matrix *a = NULL;
+  prism_status st = prism_matrix_create(ctx, &m, &a);
+  free(m.csr.col_indices);
+  free(m.values);
+  m.csr.col_indices = NULL;
+  m.values = NULL;
+  free(m.csr.row_offsets);
+  if (st == PRISM_OUT_OF_MEMORY)
+    cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
+  cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+  float *x = harness_malloc(cols * sizeof(float));
+  for (size_t c = 0; c < cols; c++)
+    x[c] = (float)(c % 3);
+  prism_buffer *xb = NULL, *yb = NULL;
+  HARNESS_OK(ctx, prism_buffer_create(ctx, cols * sizeof(float), &xb));
+  HARNESS_OK(ctx, prism_buffer_create(ctx, rows * sizeof(float), &yb));
+  HARNESS_OK(ctx, prism_buffer_write(xb, 0, x, cols * sizeof(float)));
+  HARNESS_OK(ctx, prism_spmv(ctx, 1.0, a, xb, 0.0, yb));
+  float *y = harness_download(yb);
+  for (size_t i = 0; i < rows; i++) {
+    const size_t len = i + 1 < rows ? row_len : last_len;
+    uint64_t want = 0;
+    for (size_t j = 0; j < len; j++)
+      want += large_col(i, j, cols) % 3;
+    if (y[i] != (float)want)
+      cr_assert_fail("%zu entries: y[%zu] = %.9g, want %llu", entries, i,
+                     (double)y[i], (unsigned long long)want);
+  }
+  free(y);
+  free(x);
+  prism_buffer_destroy(xb);
+  prism_buffer_destroy(yb);
+  prism_matrix_destroy(a);
+  prism_context_destroy(ctx);
+}
+
+Test(large, spmv_past_2_31_entries) {
+  spmv_past_2_31(((size_t)1 << 21) + 1, 1024, (size_t)1 << 20);
 }
