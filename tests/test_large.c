@@ -16,7 +16,7 @@ static const size_t n = (1ull << 31) + 123;
 static prism_context *large_context(void) {
   const char *flag = getenv("PRISM_TEST_LARGE");
   if (!flag || flag[0] != '1')
-    cr_skip_test("needs ~9 GB of device memory: set PRISM_TEST_LARGE=1");
+    cr_skip_test("needs ~17 GB of device memory: set PRISM_TEST_LARGE=1");
   return harness_context();
 }
 
