@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* More than 2^31 elements: 64-bit offsets everywhere they are needed
- * (reduce, scan, transpose, SpMV). Needs about 17 GB of device memory (as
- * much on the host for the SpMV matrix) and allocations past 4 GB, so it
- * runs only with PRISM_TEST_LARGE=1 (on a GPU); otherwise each test is
- * skipped and says so. */
+ * (reduce, scan, pair sort, select, histogram, gather, transpose, SpMV).
+ * Needs up to about 35 GB of device memory (the pair sort in place with
+ * its scratch; 17 GB on the host while the SpMV matrix is made) and
+ * allocations past 4 GB, so it runs only with PRISM_TEST_LARGE=1 (on a
+ * GPU); otherwise each test is skipped and says so. */
 #include "harness.h"
 
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static const size_t n = (1ull << 31) + 123;
 static prism_context *large_context(void) {
   const char *flag = getenv("PRISM_TEST_LARGE");
   if (!flag || flag[0] != '1')
-    cr_skip_test("needs ~17 GB of device memory: set PRISM_TEST_LARGE=1");
+    cr_skip_test("needs ~35 GB of device memory: set PRISM_TEST_LARGE=1");
   return harness_context();
 }
 
@@ -196,4 +197,184 @@ static void spmv_past_2_31(size_t rows, size_t row_len, size_t last_len) {
 
 Test(large, spmv_past_2_31_entries) {
   spmv_past_2_31(((size_t)1 << 21) + 1, 1024, (size_t)1 << 20);
+}
+
+/* ---- Sort, select, histogram, gather ------------------------------------
+ */
+
+/* Element i of the u32 inputs below: a hash of i, every value likely. */
+static uint32_t large_key(size_t i) {
+  uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ull;
+  x ^= x >> 29;
+  return (uint32_t)(x * 0xbf58476d1ce4e5b9ull >> 32);
+}
+
+/* Stretches of 2^24 elements for the host side of each check. */
+#define STRETCH ((size_t)1 << 24)
+
+/* A buffer of count u32 elements, element i f(i) (or i when f is NULL);
+ * a skip when the device cannot hold it. */
+static prism_buffer *u32_buffer(prism_context *ctx, size_t count,
+                                uint32_t (*f)(size_t)) {
+  prism_buffer *b = NULL;
+  prism_status st = prism_buffer_create(ctx, count * 4, &b);
+  if (st == PRISM_OUT_OF_MEMORY)
+    cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
+  cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+  uint32_t *host = harness_malloc(STRETCH * 4);
+  for (size_t at = 0; at < count; at += STRETCH) {
+    const size_t m = count - at < STRETCH ? count - at : STRETCH;
+    for (size_t i = 0; i < m; i++)
+      host[i] = f ? f(at + i) : (uint32_t)(at + i);
+    HARNESS_OK(ctx, prism_buffer_write(b, at * 4, host, m * 4));
+  }
+  free(host);
+  return b;
+}
+
+/* Pairs (large_key(i), i) sorted in place: keys in order, each value once,
+ * its key the one it came with, equal keys in value order (stable). */
+Test(large, sort_pairs_past_2_31_in_place) {
+  prism_context *ctx = large_context();
+  prism_buffer *keys = u32_buffer(ctx, n, large_key);
+  prism_buffer *values = u32_buffer(ctx, n, NULL);
+  HARNESS_OK(ctx, prism_sort_pairs(ctx, PRISM_U32, keys, keys, values, values,
+                                   4, n, NULL));
+  uint8_t *seen = calloc(n / 8 + 1, 1);
+  cr_assert(seen != NULL, "host memory for %zu bits", n);
+  uint32_t *k = harness_malloc(STRETCH * 4), *v = harness_malloc(STRETCH * 4);
+  uint32_t last_key = 0, last_value = 0;
+  for (size_t at = 0; at < n; at += STRETCH) {
+    const size_t m = n - at < STRETCH ? n - at : STRETCH;
+    HARNESS_OK(ctx, prism_buffer_read(keys, at * 4, k, m * 4));
+    HARNESS_OK(ctx, prism_buffer_read(values, at * 4, v, m * 4));
+    for (size_t i = 0; i < m; i++) {
+      const size_t pos = at + i, from = v[i];
+      if (from >= n || (seen[from / 8] >> (from % 8) & 1) ||
+          k[i] != large_key(from))
+        cr_assert_fail("position %zu: key %u with value %zu (lost, repeated "
+                       "or not its key)",
+                       pos, k[i], from);
+      seen[from / 8] |= (uint8_t)(1u << (from % 8));
+      if (pos > 0 &&
+          (k[i] < last_key || (k[i] == last_key && v[i] < last_value)))
+        cr_assert_fail("position %zu: (%u, %u) after (%u, %u)", pos, k[i], v[i],
+                       last_key, last_value);
+      last_key = k[i];
+      last_value = v[i];
+    }
+  }
+  free(k);
+  free(v);
+  free(seen);
+  prism_buffer_destroy(keys);
+  prism_buffer_destroy(values);
+  prism_context_destroy(ctx);
+}
+
+/* select_if keeps the keys below 2^31 (about half), in order; the count
+ * reaches the host. */
+Test(large, select_if_past_2_31) {
+  prism_context *ctx = large_context();
+  prism_buffer *in = u32_buffer(ctx, n, large_key);
+  prism_buffer *out = NULL;
+  prism_status st = prism_buffer_create(ctx, n * 4, &out);
+  if (st == PRISM_OUT_OF_MEMORY)
+    cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
+  cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+  prism_predicate below = {.compare = PRISM_LESS};
+  below.a.u32 = 1u << 31;
+  size_t count = 0;
+  HARNESS_OK(ctx,
+             prism_select_if(ctx, PRISM_U32, in, &below, out, n, NULL, &count));
+  uint32_t *got = harness_malloc(STRETCH * 4);
+  size_t kept = 0, have = 0, at = 0;
+  for (size_t i = 0; i < n; i++) {
+    const uint32_t x = large_key(i);
+    if (x >= 1u << 31)
+      continue;
+    if (kept == at + have) { /* the next stretch of out */
+      at = kept;
+      have = count - at < STRETCH ? count - at : STRETCH;
+      cr_assert_gt(have, 0, "more kept than the count %zu", count);
+      HARNESS_OK(ctx, prism_buffer_read(out, at * 4, got, have * 4));
+    }
+    if (got[kept - at] != x)
+      cr_assert_fail("out[%zu] = %u, want in[%zu] = %u", kept, got[kept - at],
+                     i, x);
+    kept++;
+  }
+  cr_assert_eq(count, kept, "count %zu, want %zu", count, kept);
+  free(got);
+  prism_buffer_destroy(in);
+  prism_buffer_destroy(out);
+  prism_context_destroy(ctx);
+}
+
+static uint32_t large_byte(size_t i) {
+  return large_key(i) & 0xff;
+}
+
+/* 256 bins over n bytes (u64 counters): every bin's count exact. */
+Test(large, histogram_past_2_31) {
+  prism_context *ctx = large_context();
+  prism_buffer *samples = NULL, *counts = NULL;
+  prism_status st = prism_buffer_create(ctx, n, &samples);
+  if (st == PRISM_OUT_OF_MEMORY)
+    cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
+  cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+  uint64_t want[256] = {0};
+  uint8_t *host = harness_malloc(STRETCH);
+  for (size_t at = 0; at < n; at += STRETCH) {
+    const size_t m = n - at < STRETCH ? n - at : STRETCH;
+    for (size_t i = 0; i < m; i++) {
+      host[i] = (uint8_t)large_byte(at + i);
+      want[host[i]]++;
+    }
+    HARNESS_OK(ctx, prism_buffer_write(samples, at, host, m));
+  }
+  free(host);
+  HARNESS_OK(ctx, prism_buffer_create(ctx, 256 * 8, &counts));
+  HARNESS_OK(ctx, prism_histogram_even(ctx, PRISM_U8, samples, n, 256, 0, 256,
+                                       PRISM_U64, counts));
+  uint64_t *got = harness_download(counts);
+  for (int b = 0; b < 256; b++)
+    cr_assert_eq(got[b], want[b], "bin %d: %llu, want %llu", b,
+                 (unsigned long long)got[b], (unsigned long long)want[b]);
+  free(got);
+  prism_buffer_destroy(samples);
+  prism_buffer_destroy(counts);
+  prism_context_destroy(ctx);
+}
+
+/* Gather from past 2^31 with u64 indices: the last elements, the first,
+ * and hashes across the whole range. */
+Test(large, gather_past_2_31) {
+  prism_context *ctx = large_context();
+  prism_buffer *in = u32_buffer(ctx, n, large_key);
+  const size_t m = (size_t)1 << 20;
+  uint64_t *idx = harness_malloc(m * 8);
+  for (size_t i = 0; i < m; i++)
+    idx[i] = i < 1024
+                 ? n - 1 - i
+                 : (i < 2048 ? i - 1024 : large_key(i) * (uint64_t)n >> 32);
+  prism_buffer *indices = NULL, *out = NULL;
+  HARNESS_OK(ctx, prism_buffer_create(ctx, m * 8, &indices));
+  HARNESS_OK(ctx, prism_buffer_create(ctx, m * 4, &out));
+  HARNESS_OK(ctx, prism_buffer_write(indices, 0, idx, m * 8));
+  size_t first_bad = 0;
+  HARNESS_OK(ctx, prism_gather(ctx, 4, in, n, PRISM_U64, indices, out, m, 1,
+                               &first_bad));
+  cr_assert_eq(first_bad, SIZE_MAX, "first bad index %zu", first_bad);
+  uint32_t *got = harness_download(out);
+  for (size_t i = 0; i < m; i++)
+    if (got[i] != large_key((size_t)idx[i]))
+      cr_assert_fail("out[%zu] = %u, want in[%llu] = %u", i, got[i],
+                     (unsigned long long)idx[i], large_key((size_t)idx[i]));
+  free(got);
+  free(idx);
+  prism_buffer_destroy(in);
+  prism_buffer_destroy(indices);
+  prism_buffer_destroy(out);
+  prism_context_destroy(ctx);
 }
