@@ -17,8 +17,9 @@
  *                            PRISM_PACK block.
  *   PRISM_TRANSPOSE_BLOCKED  0: transpose_tiles (GPUs); 1: transpose_blocks
  *                            (CPUs).
- *   PRISM_TILE               transpose_tiles: elements per tile, a power of
- *                            two and a multiple of PRISM_WG.
+ *   PRISM_TILE               transpose_tiles: units per tile (elements, or
+ *                            blocks when packed), a power of two and a
+ *                            multiple of PRISM_WG.
  *   PRISM_TRANSPOSE_LOCAL    transpose_tiles: the __local bytes the host
  *                            stated (tuning.h's PRISM__CL_TRANSPOSE_LOCAL).
  *
