@@ -319,14 +319,9 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D)
 }
 
 /* Full 2-D boxes (conv2d): a thread owns Q = STENCIL_BOX_ROWS consecutive
- * rows of one column, and walks the box's rows dy = -r .. r with a window
- * of Q rows x (2r + 1) values in registers: moving to the next dy drops
- * the window's first row and reads one new one, so a thread reads (Q +
- * 2r)(2r + 1) values from shared memory for Q (2r + 1)^2 multiply-adds,
- * each point's terms still in the contract's order (dy, then dx). The
+ * rows of one column and sums them with box_column's window of rows. The
  * tile, 32 x (ROWS x Q) points with its halo, is staged by a flat index
  * over it (all lanes busy). */
-
 template <class T, int R>
 __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D, 2)
     stencil_2d_box(StencilGrid<T> g, uint64_t tiles_x, uint64_t tiles) {
@@ -378,10 +373,10 @@ __global__ void __launch_bounds__(32 * STENCIL_ROWS_2D, 2)
 /* ---- 3-D ----------------------------------------------------------------- */
 
 constexpr int TX_3D = 32;
-/* Points per thread a plane: STENCIL_ITEMS_3D_<value bytes>, halved while
- * the ring would pass 48 KiB of static shared memory (f64, r = 2). */
+/* Points per thread a plane: STENCIL_ITEMS_3D, halved while the ring
+ * would pass 48 KiB of static shared memory (f64, r = 2). */
 template <class T, int R> __host__ __device__ constexpr int ring_items() {
-  int items = sizeof(T) == 4 ? STENCIL_ITEMS_3D_4 : STENCIL_ITEMS_3D_8;
+  int items = STENCIL_ITEMS_3D;
   while (items > 1 && (2 * R + 1) * (32 + 2 * R) *
                               (STENCIL_ROWS_3D * items + 2 * R) *
                               int(sizeof(T)) >

@@ -42,7 +42,7 @@ template <class E> __host__ __device__ constexpr int row_pad() {
 
 /* The moving unit: V words of type W, one from each of V consecutive rows
  * (V = 1: a single element of any size, W the element; V = 2 or 4: a V x
- * V block of 2- or 1-byte elements, core/backend.h's packed path), and
+ * V block of 4-, 2- or 1-byte elements, core/backend.h's packed path), and
  * the tile shape for it: TILE units through a tile of SIDE x SIDE. */
 template <class W, int V> struct Unit {
   static constexpr int TILE = V == 1 ? TRANSPOSE_TILE : TRANSPOSE_PACKED_TILE;
@@ -157,18 +157,13 @@ template <class W, int V>
 prism_status transpose_typed(prism_context *ctx, prism__cuda_ctx *c,
                              const prism__transpose_args *a) {
   using U = Unit<W, V>;
-  const uint64_t rows = a->rows / V, cols = a->cols / V;
-  int log_tr, log_tc;
-  prism__transpose_shape(rows, cols, prism__log2_floor(U::TILE),
-                         prism__log2_floor(U::SIDE), &log_tr, &log_tc);
-  const uint64_t tiles_r = (rows + (uint64_t(1) << log_tr) - 1) >> log_tr;
-  const uint64_t tiles_c = (cols + (uint64_t(1) << log_tc) - 1) >> log_tc;
-  const uint64_t tiles = tiles_r * tiles_c * a->batch;
+  const prism__transpose_plan p = prism__transpose_plan_of(
+      a, V, prism__log2_floor(U::TILE), prism__log2_floor(U::SIDE));
   const uint64_t cap = uint64_t(c->sm_count) * 64;
-  const unsigned blocks = unsigned(tiles < cap ? tiles : cap);
+  const unsigned blocks = unsigned(p.tiles < cap ? p.tiles : cap);
   transpose_tiles<W, V><<<blocks, TRANSPOSE_THREADS, 0, c->stream>>>(
-      mem_ptr<const W>(a->in), mem_ptr<W>(a->out), rows, cols, log_tr, log_tc,
-      tiles_r, tiles_c, tiles);
+      mem_ptr<const W>(a->in), mem_ptr<W>(a->out), p.rows, p.cols, p.log_tr,
+      p.log_tc, p.tiles_r, p.tiles_c, p.tiles);
   return prism__cuda_check_launch(ctx, "transpose_tiles");
 }
 

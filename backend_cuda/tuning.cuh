@@ -483,8 +483,7 @@ static_assert(TRANSPOSE_PACKED_TILE % TRANSPOSE_THREADS == 0 &&
  * window of rows in registers. 3-D (radius <=
  * STENCIL_RING_MAX_R): a block of 32 x STENCIL_ROWS_3D threads marches
  * along z over STENCIL_CHUNK_3D planes of a 32 x (STENCIL_ROWS_3D x
- * STENCIL_ITEMS_3D_<value bytes>) column (that many points a plane per
- * thread),
+ * STENCIL_ITEMS_3D) column (STENCIL_ITEMS_3D points a plane per thread),
  * keeping the 2r + 1 planes it reads in a ring in shared memory; larger
  * 3-D radii read through the caches, a point per thread. */
 PRISM_CUDA_KNOB(int, STENCIL_THREADS, 256);
@@ -499,8 +498,7 @@ PRISM_CUDA_KNOB(int, STENCIL_BOX_ROWS, 4);
  * every tap a load from shared memory. */
 PRISM_CUDA_KNOB(int, STENCIL_WINDOW_2D, 0);
 PRISM_CUDA_KNOB(int, STENCIL_ROWS_3D, 8);
-PRISM_CUDA_KNOB(int, STENCIL_ITEMS_3D_4, 4);
-PRISM_CUDA_KNOB(int, STENCIL_ITEMS_3D_8, 4);
+PRISM_CUDA_KNOB(int, STENCIL_ITEMS_3D, 4);
 PRISM_CUDA_KNOB(int, STENCIL_MIN_BLOCKS_3D, 4);
 /* Planes the 3-D ring keeps on their way in registers (1: the next one,
  * loaded while the current plane is summed). */

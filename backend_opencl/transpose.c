@@ -3,7 +3,7 @@
  * Transpose (core/backend.h, prism__transpose_args) in kernels_cl/
  * transpose.cl, shaped as backend_cuda/transpose.cu: one launch of
  * transpose_tiles (a work-group per tile at a time, through local memory;
- * 1- and 2-byte elements packed into words where core allows) or, with
+ * 1-, 2- and 4-byte elements packed into words where core allows) or, with
  * the CPU policy, of transpose_blocks (a work-item per range of blocks,
  * from global memory). Queued, nothing allocated or read back.
  */
@@ -22,14 +22,11 @@ prism_status prism__cl_transpose(prism_context *ctx,
       v > 1 ? pol->packed_tile : prism__cl_transpose_tile(pol, a->element_size);
   const unsigned side = v > 1 ? pol->packed_side : pol->side;
   const size_t wg = pol->wg;
-  const cl_ulong rows = a->rows / (size_t)v, cols = a->cols / (size_t)v;
-  int log_tr, log_tc;
-  prism__transpose_shape(rows, cols, prism__log2_floor(tile),
-                         prism__log2_floor(side), &log_tr, &log_tc);
-  const cl_ulong tiles_r = (rows + ((cl_ulong)1 << log_tr) - 1) >> log_tr;
-  const cl_ulong tiles_c = (cols + ((cl_ulong)1 << log_tc) - 1) >> log_tc;
-  const cl_ulong tiles = tiles_r * tiles_c * a->batch;
-  const cl_int ltr = log_tr, ltc = log_tc;
+  const prism__transpose_plan p = prism__transpose_plan_of(
+      a, v, prism__log2_floor(tile), prism__log2_floor(side));
+  const cl_ulong rows = p.rows, cols = p.cols, tiles = p.tiles;
+  const cl_ulong tiles_r = p.tiles_r, tiles_c = p.tiles_c;
+  const cl_int ltr = p.log_tr, ltc = p.log_tc;
 
   char options[256];
   if (pol->blocked)

@@ -349,6 +349,31 @@ static inline void prism__transpose_shape(uint64_t rows, uint64_t cols,
   *log_tc = tc;
 }
 
+/* A transpose's launch shape for a backend's tile of 2^log_tile units and
+ * square side 2^log_side, units of w x w elements (w from
+ * prism__transpose_pack; 1: elements): the matrix in units, the tile
+ * (prism__transpose_shape), tiles_r x tiles_c tiles a matrix, tiles in all
+ * the batch. */
+typedef struct prism__transpose_plan {
+  uint64_t rows, cols; /* in units */
+  int log_tr, log_tc;
+  uint64_t tiles_r, tiles_c, tiles;
+} prism__transpose_plan;
+
+static inline prism__transpose_plan
+prism__transpose_plan_of(const prism__transpose_args *a, int w, int log_tile,
+                         int log_side) {
+  prism__transpose_plan p;
+  p.rows = a->rows / (uint64_t)w;
+  p.cols = a->cols / (uint64_t)w;
+  prism__transpose_shape(p.rows, p.cols, log_tile, log_side, &p.log_tr,
+                         &p.log_tc);
+  p.tiles_r = (p.rows + (UINT64_C(1) << p.log_tr) - 1) >> p.log_tr;
+  p.tiles_c = (p.cols + (UINT64_C(1) << p.log_tc) - 1) >> p.log_tc;
+  p.tiles = p.tiles_r * p.tiles_c * a->batch;
+  return p;
+}
+
 /* Elements a word carries in a transpose's packed path (1: none), for a
  * transpose whose in and out start at byte addresses (or buffer offsets
  * with aligned bases) in_at and out_at. 1- and 2-byte elements move as

@@ -21,13 +21,24 @@ static prism_context *large_context(void) {
   return harness_context();
 }
 
-/* A buffer of n u32 ones, or a skip when the device cannot hold it. */
-static prism_buffer *ones(prism_context *ctx) {
-  prism_buffer *b = NULL;
-  prism_status st = prism_buffer_create(ctx, n * 4, &b);
+/* st of a call that takes much device memory: a skip when the device ran
+ * out, a failure for any other error. */
+static void large_ok(prism_context *ctx, prism_status st) {
   if (st == PRISM_OUT_OF_MEMORY)
     cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
   cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+}
+
+/* A buffer of bytes, or a skip when the device cannot hold it. */
+static prism_buffer *large_buffer(prism_context *ctx, size_t bytes) {
+  prism_buffer *b = NULL;
+  large_ok(ctx, prism_buffer_create(ctx, bytes, &b));
+  return b;
+}
+
+/* A buffer of n u32 ones, or a skip when the device cannot hold it. */
+static prism_buffer *ones(prism_context *ctx) {
+  prism_buffer *b = large_buffer(ctx, n * 4);
   const uint32_t one = 1;
   HARNESS_OK(ctx, prism_buffer_fill(b, 0, &one, 4, n * 4));
   return b;
@@ -75,13 +86,7 @@ static void transpose_past_2_31(size_t size, size_t rows, size_t cols) {
   prism_context *ctx = large_context();
   const size_t count = rows * cols, bytes = count * size;
   cr_assert_gt(count, (size_t)1 << 31, "the shape must pass 2^31 elements");
-  prism_buffer *in = NULL, *out = NULL;
-  prism_status st = prism_buffer_create(ctx, bytes, &in);
-  if (st == PRISM_OK)
-    st = prism_buffer_create(ctx, bytes, &out);
-  if (st == PRISM_OUT_OF_MEMORY)
-    cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
-  cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+  prism_buffer *in = large_buffer(ctx, bytes), *out = large_buffer(ctx, bytes);
   const size_t chunk_rows = ((size_t)1 << 26) / (cols * size) + 1;
   unsigned char *host = harness_malloc(chunk_rows * cols * size);
   for (size_t r0 = 0; r0 < rows; r0 += chunk_rows) {
@@ -166,9 +171,7 @@ static void spmv_past_2_31(size_t rows, size_t row_len, size_t last_len) {
   m.csr.col_indices = NULL;
   m.values = NULL;
   free(m.csr.row_offsets);
-  if (st == PRISM_OUT_OF_MEMORY)
-    cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
-  cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+  large_ok(ctx, st);
   float *x = harness_malloc(cols * sizeof(float));
   for (size_t c = 0; c < cols; c++)
     x[c] = (float)(c % 3);
@@ -216,11 +219,7 @@ static uint32_t large_key(size_t i) {
  * a skip when the device cannot hold it. */
 static prism_buffer *u32_buffer(prism_context *ctx, size_t count,
                                 uint32_t (*f)(size_t)) {
-  prism_buffer *b = NULL;
-  prism_status st = prism_buffer_create(ctx, count * 4, &b);
-  if (st == PRISM_OUT_OF_MEMORY)
-    cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
-  cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+  prism_buffer *b = large_buffer(ctx, count * 4);
   uint32_t *host = harness_malloc(STRETCH * 4);
   for (size_t at = 0; at < count; at += STRETCH) {
     const size_t m = count - at < STRETCH ? count - at : STRETCH;
@@ -277,11 +276,7 @@ Test(large, sort_pairs_past_2_31_in_place) {
 Test(large, select_if_past_2_31) {
   prism_context *ctx = large_context();
   prism_buffer *in = u32_buffer(ctx, n, large_key);
-  prism_buffer *out = NULL;
-  prism_status st = prism_buffer_create(ctx, n * 4, &out);
-  if (st == PRISM_OUT_OF_MEMORY)
-    cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
-  cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+  prism_buffer *out = large_buffer(ctx, n * 4);
   prism_predicate below = {.compare = PRISM_LESS};
   below.a.u32 = 1u << 31;
   size_t count = 0;
@@ -318,11 +313,7 @@ static uint32_t large_byte(size_t i) {
 /* 256 bins over n bytes (u64 counters): every bin's count exact. */
 Test(large, histogram_past_2_31) {
   prism_context *ctx = large_context();
-  prism_buffer *samples = NULL, *counts = NULL;
-  prism_status st = prism_buffer_create(ctx, n, &samples);
-  if (st == PRISM_OUT_OF_MEMORY)
-    cr_skip_test("device memory too small: %s", prism_context_last_error(ctx));
-  cr_assert_eq(st, PRISM_OK, "%s", prism_context_last_error(ctx));
+  prism_buffer *samples = large_buffer(ctx, n), *counts = NULL;
   uint64_t want[256] = {0};
   uint8_t *host = harness_malloc(STRETCH);
   for (size_t at = 0; at < n; at += STRETCH) {
