@@ -296,4 +296,5 @@ extern "C" const prism__backend prism__backend_cuda = {
     prism__cuda_spmv,
     prism__cuda_transpose,
     prism__cuda_stencil,
+    prism__cuda_merge,
 };

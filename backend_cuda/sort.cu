@@ -20,6 +20,7 @@
  */
 #include "cuda_internal.h"
 #include "dispatch.cuh"
+#include "sort_block.cuh"
 #include "sort_keys.cuh"
 #include "sort_rank.cuh"
 #include "sort_status.cuh"
@@ -29,14 +30,6 @@
 
 namespace prism_cuda {
 namespace {
-
-/* The value type of a SortTag's value size. */
-template <int VALUE_BYTES> struct SortValue { using type = NoValues; };
-template <> struct SortValue<4> { using type = uint32_t; };
-template <> struct SortValue<8> { using type = uint64_t; };
-
-template <class V>
-constexpr bool HAS_VALUES = !cuda::std::is_same_v<V, NoValues>;
 
 /*
  * sort_histogram: the digit counts of every pass, in one read of the keys.
@@ -268,14 +261,7 @@ __launch_bounds__(Onesweep<KT, V>::P::BLOCK_THREADS,
 
 /*
  * sort_single_block: every pass over n <= SINGLE_MAX_KEYS keys in one
- * block, in one launch, with no scratch.
- * Ownership: the block owns everything; thread t holds the warp-striped
- * items of sort_rank.cuh in registers from load to store.
- * Partials meet: each pass ranks the keys as a tile (sort_rank.cuh) and
- * exchanges keys (then values) through shared memory to their ranks, which
- * become the next pass's input order.
- * Traffic: each key and value read once and written once (coalesced); all
- * loads precede all stores, so sorting in place is safe.
+ * block, in one launch, with no scratch (sort_block.cuh).
  */
 template <class KT, class V>
 __global__ void
@@ -284,73 +270,11 @@ __launch_bounds__(SortPolicy<typename KT::Bits, V>::SINGLE_THREADS)
                       typename KT::Bits *keys_out, const V *values_in,
                       V *values_out, int n, unsigned begin_bit,
                       unsigned end_bit, typename KT::Bits flip) {
-  using K = typename KT::Bits;
-  using P = SortPolicy<K, V>;
-  using Rank = BlockRadixRank<P::SINGLE_THREADS, P::SINGLE_ITEMS>;
-  constexpr int ITEMS = P::SINGLE_ITEMS;
-  constexpr bool PAIRS = HAS_VALUES<V>;
-  __shared__ struct {
-    union {
-      typename Rank::Counters counters;
-      K keys[Rank::TILE_ITEMS];
-      V values[PAIRS ? Rank::TILE_ITEMS : 1];
-    } x;
-    unsigned warp_slots[Rank::WARPS];
-  } s;
-
-  K keys[ITEMS];
-  V values[PAIRS ? ITEMS : 1];
-#pragma unroll
-  for (int j = 0; j < ITEMS; ++j) {
-    const int i = Rank::position(j);
-    keys[j] = i < n ? keys_in[i] : K(0);
-    if constexpr (PAIRS)
-      values[j] = i < n ? values_in[i] : V(0);
-  }
-
-  const unsigned passes = sort_passes(begin_bit, end_bit);
-  for (unsigned p = 0; p < passes; ++p) {
-    const DigitOf<KT> digit_of = pass_digit<KT>(flip, begin_bit, end_bit, p);
-    unsigned ranks[ITEMS];
-    Rank::rank_in_warp(keys, n, digit_of, s.x.counters, ranks);
-    const unsigned count = Rank::digit_counts(s.x.counters);
-    Rank::digit_offsets(count, s.x.counters, s.warp_slots);
-    Rank::tile_ranks(n, s.x.counters, ranks);
-    __syncthreads(); // ranks are read from the counters: now reuse them
-
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j)
-      if (Rank::position(j) < n)
-        s.x.keys[ranks[j]] = keys[j];
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < ITEMS; ++j)
-      if (Rank::position(j) < n)
-        keys[j] = s.x.keys[Rank::position(j)];
-    if constexpr (PAIRS) {
-      __syncthreads();
-#pragma unroll
-      for (int j = 0; j < ITEMS; ++j)
-        if (Rank::position(j) < n)
-          s.x.values[ranks[j]] = values[j];
-      __syncthreads();
-#pragma unroll
-      for (int j = 0; j < ITEMS; ++j)
-        if (Rank::position(j) < n)
-          values[j] = s.x.values[Rank::position(j)];
-    }
-    __syncthreads(); // the next pass's counters overwrite the exchange
-  }
-
-#pragma unroll
-  for (int j = 0; j < ITEMS; ++j) {
-    const int i = Rank::position(j);
-    if (i < n) {
-      keys_out[i] = keys[j];
-      if constexpr (PAIRS)
-        values_out[i] = values[j];
-    }
-  }
+  using P = SortPolicy<typename KT::Bits, V>;
+  using Sort = BlockSort<KT, V, P::SINGLE_THREADS, P::SINGLE_ITEMS>;
+  __shared__ typename Sort::Shared s;
+  Sort::sort(keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit,
+             flip, s);
 }
 
 /* Where the scratch regions of a sort start (bytes from its base), each at

@@ -13,6 +13,7 @@
 #include "prism.h"
 #include "tuning.cuh"
 
+#include <cuda/std/type_traits>
 #include <stdint.h>
 
 namespace prism_cuda {
@@ -59,6 +60,15 @@ template <> struct SortKey<PRISM_F64> {
 
 /* The value type of a keys-only sort: never loaded or stored. */
 struct NoValues {};
+
+/* The value type of a SortTag's value size (dispatch.cuh): values move
+ * as raw bits. */
+template <int VALUE_BYTES> struct SortValue { using type = NoValues; };
+template <> struct SortValue<4> { using type = uint32_t; };
+template <> struct SortValue<8> { using type = uint64_t; };
+
+template <class V>
+constexpr bool HAS_VALUES = !cuda::std::is_same_v<V, NoValues>;
 
 /* The digit one pass sorts by: bits [shift, shift + width) of the image,
  * after xor with flip (all ones for descending order, else 0). width is

@@ -506,6 +506,16 @@ PRISM_CUDA_KNOB(int, STENCIL_AHEAD_3D, 1);
 PRISM_CUDA_KNOB(int, STENCIL_CHUNK_3D, 64);
 PRISM_CUDA_KNOB(int, STENCIL_RING_MAX_R, 2);
 
+/* Merge (merge.cu): a block of MERGE_THREADS merges a tile of
+ * MERGE_THREADS x MERGE_ITEMS_<key bytes> outputs through shared memory,
+ * each thread MERGE_ITEMS consecutive ones (odd counts keep the threads'
+ * blocked shared-memory accesses apart in the banks); the partition
+ * searches one tile boundary a thread. */
+PRISM_CUDA_KNOB(int, MERGE_THREADS, 256);
+PRISM_CUDA_KNOB(int, MERGE_ITEMS_4, 15);
+PRISM_CUDA_KNOB(int, MERGE_ITEMS_8, 7);
+PRISM_CUDA_KNOB(int, MERGE_PARTITION_THREADS, 128);
+
 } // namespace prism_cuda
 
 #endif /* PRISM_BACKEND_CUDA_TUNING_CUH */

@@ -488,4 +488,5 @@ const prism__backend prism__backend_opencl = {
     .spmv = prism__cl_spmv,
     .transpose = prism__cl_transpose,
     .stencil = prism__cl_stencil,
+    .merge = prism__cl_merge,
 };

@@ -261,6 +261,10 @@ prism_status prism__cl_transpose(prism_context *ctx,
 prism_status prism__cl_stencil(prism_context *ctx,
                                const prism__stencil_args *args);
 
+/* ---- merge.c ------------------------------------------------------------ */
+
+prism_status prism__cl_merge(prism_context *ctx, const prism__merge_args *args);
+
 /* Scratch regions start on this many bytes, whatever precedes them. */
 #define PRISM_CL_SCRATCH_ALIGN 256
 

@@ -57,6 +57,18 @@
   .rows_3d = 8, .items_3d = 4, .chunk_3d = 64, .ring_max_r = 2,                \
   .groups_per_cu = 64, .run = 4096
 
+/* Merge launches: at most 2^30 work-items each, as gather / scatter's. */
+#ifndef MERGE_LAUNCH
+#define MERGE_LAUNCH ((size_t)1 << 30)
+#endif
+
+#ifndef CPU_MERGE_WG
+#define CPU_MERGE_WG 64
+#define CPU_MERGE_I4 31
+#define CPU_MERGE_I8 15
+#define CPU_MERGE_PWG 64
+#endif
+
 /* GPUs, aimed at NVIDIA's OpenCL on an H200. */
 static const prism__cl_policy gpu_policy = {
     .name = "gpu",
@@ -207,6 +219,18 @@ static const prism__cl_policy gpu_policy = {
             .rows = 0,
             .wg = 256,
             STENCIL_TILES,
+        },
+    /* Work-groups of 256 merge tiles of 256 x 15 4-byte keys (256 x 7
+     * 8-byte ones) through local memory, as CUDA's MERGE_* knobs (30 KiB
+     * of u32 pairs, 21 KiB of 8-byte ones: several groups an SM); the
+     * partition searches one boundary a work-item, in groups of 128. */
+    .merge =
+        {
+            .wg = 256,
+            .items_4 = 15,
+            .items_8 = 7,
+            .partition_wg = 128,
+            .launch = MERGE_LAUNCH,
         },
 };
 
@@ -364,6 +388,14 @@ static const prism__cl_policy cpu_policy = {
             .wg = 1,
             STENCIL_TILES,
         },
+    .merge =
+        {
+            .wg = CPU_MERGE_WG,
+            .items_4 = CPU_MERGE_I4,
+            .items_8 = CPU_MERGE_I8,
+            .partition_wg = CPU_MERGE_PWG,
+            .launch = MERGE_LAUNCH,
+        },
 };
 
 /* Room kept free in local memory for what the compiler adds. */
@@ -423,6 +455,14 @@ static size_t seg_reduce_local(const prism__cl_policy *p, unsigned items,
 static size_t spmv_local(const prism__cl_policy *p, unsigned items,
                          size_t elem) {
   return PRISM__CL_SPMV_LOCAL((size_t)p->spmv.wg, items, elem);
+}
+
+/* Pairs, the larger tile; the tile's positions are ints. */
+static size_t merge_local(const prism__cl_policy *p, unsigned items,
+                          size_t key) {
+  if ((size_t)p->merge.wg * items > INT32_MAX)
+    return SIZE_MAX;
+  return PRISM__CL_MERGE_LOCAL((size_t)p->merge.wg, items, key, 4);
 }
 
 /* The largest items <= want whose kernel fits local_mem (less the slack),
@@ -622,6 +662,14 @@ static void fit_tiles(prism__cl_policy *p, size_t local_mem) {
       fit_items(p->seg.merge_items_8, 2, seg_reduce_local, p, local_mem, 8);
   p->spmv.items_4 = fit_items(p->spmv.items_4, 1, spmv_local, p, local_mem, 4);
   p->spmv.items_8 = fit_items(p->spmv.items_8, 1, spmv_local, p, local_mem, 8);
+  /* The merge: smaller work-groups only where one item of 8-byte pairs
+   * each does not fit. */
+  while (p->merge.wg > 1 && !local_fits(merge_local(p, 1, 8), local_mem))
+    p->merge.wg /= 2;
+  p->merge.items_4 =
+      fit_items(p->merge.items_4, 2, merge_local, p, local_mem, 4);
+  p->merge.items_8 =
+      fit_items(p->merge.items_8, 2, merge_local, p, local_mem, 8);
 }
 
 int prism__cl_choose_policy(const prism__cl_device_facts *facts,
@@ -648,6 +696,8 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
   out->spmv.wg = fit_wg(out->spmv.wg, facts->max_wg);
   out->transpose.wg = fit_wg(out->transpose.wg, facts->max_wg);
   out->stencil.wg = fit_wg(out->stencil.wg, facts->max_wg);
+  out->merge.wg = fit_wg(out->merge.wg, facts->max_wg);
+  out->merge.partition_wg = fit_wg(out->merge.partition_wg, facts->max_wg);
   out->scan.lb_window = fit_window(out->scan.lb_window, out->scan.wg);
   out->select.lb_window = fit_window(out->select.lb_window, out->select.wg);
   out->seg.lb_window = fit_window(out->seg.lb_window, out->seg.wg);

@@ -319,6 +319,33 @@ typedef struct prism__cl_stencil_policy {
     (2 * (r) + 1) * (2 * (r) + 1) * (2 * (r) + 1)) *                           \
    (t_bytes))
 
+/* Merge (merge.cl), as backend_cuda/merge.cu: merge_partition searches
+ * one tile boundary a work-item; merge_tiles merges a tile of wg x
+ * items_<key bytes> outputs a work-group, through local memory, each
+ * work-item items consecutive ones. */
+typedef struct prism__cl_merge_policy {
+  unsigned wg;           /* merge_tiles work-items per work-group */
+  unsigned items_4;      /* outputs per work-item, 4-byte keys: fewer
+                            tiles (boundary searches, groups) and fewer
+                            work-items searching each tile against local
+                            memory (key + 4 bytes an output for pairs);
+                            odd, so the work-items' blocked passes over
+                            local memory touch every bank once */
+  unsigned items_8;      /* the same for 8-byte keys */
+  unsigned partition_wg; /* merge_partition work-items per work-group */
+  size_t launch;         /* work-items per launch at most, either kernel
+                            (a ulong base each): tile and boundary numbers
+                            may pass 2^32 */
+} prism__cl_merge_policy;
+
+/* The __local bytes merge_tiles declares for wg work-items of items
+ * outputs of key_bytes keys: the tile's keys, and for pairs (value_bytes
+ * not 0) each output's source position (an int). The host passes it to
+ * the kernel, which checks at compile time that what it declares fits.
+ * Pure preprocessor. */
+#define PRISM__CL_MERGE_LOCAL(wg, items, key_bytes, value_bytes)               \
+  ((wg) * (items) * ((key_bytes) + ((value_bytes) ? 4 : 0)))
+
 typedef struct prism__cl_policy {
   const char *name; /* "gpu", "cpu": shows in logs and the disk cache key */
   prism__cl_reduce_policy reduce;
@@ -332,6 +359,7 @@ typedef struct prism__cl_policy {
   prism__cl_spmv_policy spmv;
   prism__cl_transpose_policy transpose;
   prism__cl_stencil_policy stencil;
+  prism__cl_merge_policy merge;
 } prism__cl_policy;
 
 /** The policy for a device: the kind's constants fitted to its limits.

@@ -4,7 +4,7 @@
  * algorithm (cub_ref.h's request on the device), and the launchers, one
  * file per family, so that the heaviest CUB instantiations compile in
  * parallel: cub_reduce.cu, cub_scan.cu, cub_sort.cu, cub_histogram.cu,
- * cub_compaction.cu, cub_segmented.cu.
+ * cub_compaction.cu, cub_segmented.cu, cub_merge.cu.
  */
 #ifndef PRISM_BENCH_CUB_JOB_CUH
 #define PRISM_BENCH_CUB_JOB_CUH
@@ -45,6 +45,7 @@ struct cub_job {
   double lower, upper;    // histogram_even
   prism_value threshold;  // select_if, partition_if: x < threshold
   size_t num_segments;    // segmented reduce
+  size_t split;           // merge: keys of the first run
   cudaStream_t stream;
   cudaError_t (*launch)(cub_job &j);
 };
@@ -58,6 +59,7 @@ template <typename T> cudaError_t launch_sort(cub_job &j);
 template <typename T> cudaError_t launch_histogram(cub_job &j);
 template <typename T> cudaError_t launch_compaction(cub_job &j);
 template <typename T> cudaError_t launch_segmented(cub_job &j);
+template <typename T> cudaError_t launch_merge(cub_job &j);
 
 /* The explicit instances a launcher file compiles: every type but u8, or
  * every type. */

@@ -62,6 +62,8 @@ template <typename T> cudaError_t launch(cub_job &j) {
     case CUB_REF_SEGMENTED_REDUCE:
     case CUB_REF_SEGMENTED_SCAN:
       return launch_segmented<T>(j);
+    case CUB_REF_MERGE:
+      return launch_merge<T>(j);
     default:
       break;
     }
@@ -123,8 +125,10 @@ size_t out_bytes(const cub_ref_request &r, size_t elem) {
   return r.n * elem;
 }
 
+/* Sort and merge pairs: values beside the keys. */
 bool sorts_pairs(const cub_ref_request &r) {
-  return r.algorithm == CUB_REF_SORT && r.value_size != 0;
+  return (r.algorithm == CUB_REF_SORT || r.algorithm == CUB_REF_MERGE) &&
+         r.value_size != 0;
 }
 
 /* Out of device memory is a skip (later rows may fit), anything else a
@@ -374,5 +378,6 @@ extern "C" cub_ref_status cub_ref_run(int device,
   j.upper = r.upper;
   j.threshold = r.threshold;
   j.num_segments = r.num_segments;
+  j.split = r.split;
   return run_job(r, a, j, timer, timing, msg, msg_size);
 }

@@ -32,8 +32,9 @@ typedef enum cub_ref_algorithm {
   CUB_REF_PARTITION_IF = 8,      /* cub::DevicePartition::If */
   CUB_REF_UNIQUE = 9,            /* cub::DeviceSelect::Unique */
   CUB_REF_SEGMENTED_REDUCE = 10, /* cub::DeviceSegmentedReduce::Sum/Min/Max */
-  CUB_REF_SEGMENTED_SCAN = 11 /* cub::DeviceScan::{In,Ex}clusive{Sum,Scan}ByKey
-                                 with keys = segment ids */
+  CUB_REF_SEGMENTED_SCAN = 11,   /* cub::DeviceScan::{In,Ex}clusive{Sum,Scan}
+                                    ByKey with keys = segment ids */
+  CUB_REF_MERGE = 12             /* cub::DeviceMerge::Merge{Keys,Pairs} */
 } cub_ref_algorithm;
 
 typedef enum cub_ref_status {
@@ -47,9 +48,9 @@ typedef struct cub_ref_request {
   prism_type type;
   prism_op op;
   prism_scan_kind kind; /* scan only */
-  /* Sort only: the order, the bits [begin_bit, end_bit) of the key that
-   * take part, and the bytes of each value (0: keys only; 4 or 8: values
-   * are the keys' input indices). */
+  /* Sort and merge: the order, the bits [begin_bit, end_bit) of the key
+   * that take part (sort), and the bytes of each value (0: keys only; 4 or
+   * 8: values are the keys' input indices). */
   prism_order order;
   size_t value_size;
   unsigned begin_bit, end_bit;
@@ -68,13 +69,17 @@ typedef struct cub_ref_request {
   const void *aux;
   size_t aux_bytes;
   size_t offset_size; /* 4 or 8 */
+  /* Merge: the input's first split keys are one sorted run, the rest the
+   * other. */
+  size_t split;
   size_t num_segments;
   void *result; /* host: the first call's result, for verification, laid
                    out as the primitive's own: reduce one element; scan n
                    elements; sort n keys then n values; histograms bins
                    counters; compaction the count as a uint64_t, then n
                    elements; segmented reduce num_segments elements;
-                   segmented scan n elements */
+                   segmented scan n elements; merge n keys then n
+                   values */
 } cub_ref_request;
 
 /* Whether CUDA device `device` can run CUB: 1 with its name, or 0 with the

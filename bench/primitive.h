@@ -132,6 +132,7 @@ extern const bench_primitive bench_reduce;
 extern const bench_primitive bench_reduce_device;
 extern const bench_primitive bench_scan;
 extern const bench_primitive bench_sort;
+extern const bench_primitive bench_merge;
 extern const bench_primitive bench_histogram;
 extern const bench_primitive bench_histogram_range;
 extern const bench_primitive bench_select;

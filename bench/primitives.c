@@ -4,13 +4,26 @@
 #include <string.h>
 
 const bench_primitive *const bench_primitives[] = {
-    &bench_reduce, &bench_reduce_device,    &bench_scan,
-    &bench_sort,   &bench_histogram,        &bench_histogram_range,
-    &bench_select, &bench_select_flagged,   &bench_partition,
-    &bench_unique, &bench_segmented_reduce, &bench_segmented_scan,
-    &bench_gather, &bench_scatter,          &bench_bfs,
-    &bench_spmv,   &bench_transpose,        &bench_stencil,
+    &bench_reduce,
+    &bench_reduce_device,
+    &bench_scan,
+    &bench_sort,
+    &bench_histogram,
+    &bench_histogram_range,
+    &bench_select,
+    &bench_select_flagged,
+    &bench_partition,
+    &bench_unique,
+    &bench_segmented_reduce,
+    &bench_segmented_scan,
+    &bench_gather,
+    &bench_scatter,
+    &bench_bfs,
+    &bench_spmv,
+    &bench_transpose,
+    &bench_stencil,
     &bench_conv2d,
+    &bench_merge,
 };
 
 const int bench_primitive_count =

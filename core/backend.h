@@ -423,6 +423,26 @@ typedef struct prism__stencil_args {
   prism__mem out;      /* as many, apart from in */
 } prism__stencil_args;
 
+/*
+ * Merge (prism_merge_keys / prism_merge_pairs): out = the stable merge of
+ * a and b by key image (key_order.h; complemented when descending), ties
+ * to a. core handles an empty side (a copy), so na, nb > 0. The merge
+ * path: the first d outputs take i keys of a and d - i of b, i the least
+ * in [max(0, d - nb), min(d, na)] with image(a[i]) > image(b[d - 1 - i])
+ * (or the top of that range), found by binary search; both backends split
+ * the output into tiles at such diagonals.
+ */
+typedef struct prism__merge_args {
+  prism_type key_type;
+  int descending;
+  prism__mem keys_a, keys_b;     /* na and nb keys */
+  prism__mem values_a, values_b; /* native NULL for keys only */
+  prism__mem keys_out;           /* na + nb keys, apart from the inputs */
+  prism__mem values_out;         /* native NULL for keys only */
+  size_t na, nb;                 /* both > 0 */
+  size_t value_size;             /* 0 (keys only), 4 or 8 */
+} prism__merge_args;
+
 typedef struct prism__backend {
   const char *name;
   prism_backend kind;
@@ -499,6 +519,9 @@ typedef struct prism__backend {
   prism_status (*transpose)(prism_context *ctx,
                             const prism__transpose_args *args);
   prism_status (*stencil)(prism_context *ctx, const prism__stencil_args *args);
+
+  /* Ordering. */
+  prism_status (*merge)(prism_context *ctx, const prism__merge_args *args);
 } prism__backend;
 
 #ifdef PRISM_HAVE_CUDA

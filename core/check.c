@@ -168,3 +168,22 @@ prism_status prism__check_view(prism_context *ctx, const prism_buffer *buf,
                      fn, arg, buf->offset, element_size);
   return st;
 }
+
+prism_status prism__check_offsets(prism_context *ctx, prism_type offset_type,
+                                  const prism_buffer *offsets,
+                                  size_t num_segments, const char *fn) {
+  prism_status st =
+      prism__check_int_type(ctx, offset_type, fn, "offset_type", 0);
+  if (st != PRISM_OK)
+    return st;
+  size_t bytes = 0;
+  if (num_segments == SIZE_MAX)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: num_segments = %zu overflows the address space", fn,
+                       num_segments);
+  if ((st = prism__check_count(ctx, offset_type, num_segments + 1, fn,
+                               &bytes)) != PRISM_OK)
+    return st;
+  return prism__check_view(ctx, offsets, prism_type_size(offset_type), bytes,
+                           fn, "offsets");
+}

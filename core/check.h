@@ -60,6 +60,12 @@ prism_status prism__check_type_op(prism_context *ctx, prism_type type,
 prism_status prism__check_count(prism_context *ctx, prism_type type, size_t n,
                                 const char *fn, size_t *bytes);
 
+/** offsets holds num_segments + 1 integers of offset_type (u32, i32, u64,
+ * i64): segment offsets as the segmented primitives take them. */
+prism_status prism__check_offsets(prism_context *ctx, prism_type offset_type,
+                                  const prism_buffer *offsets,
+                                  size_t num_segments, const char *fn);
+
 /** The identity of op for type (see prism_reduce), written to out (one
  * element of type). */
 void prism__identity(prism_type type, prism_op op, void *out);

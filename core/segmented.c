@@ -17,26 +17,6 @@ static prism_status check_kind(prism_context *ctx, prism_scan_kind kind,
   return PRISM_OK;
 }
 
-/* offsets holds num_segments + 1 integers of offset_type (an index type). */
-static prism_status check_offsets(prism_context *ctx, prism_type offset_type,
-                                  const prism_buffer *offsets,
-                                  size_t num_segments, const char *fn) {
-  prism_status st =
-      prism__check_int_type(ctx, offset_type, fn, "offset_type", 0);
-  if (st != PRISM_OK)
-    return st;
-  size_t bytes = 0;
-  if (num_segments == SIZE_MAX)
-    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
-                       "%s: num_segments = %zu overflows the address space", fn,
-                       num_segments);
-  if ((st = prism__check_count(ctx, offset_type, num_segments + 1, fn,
-                               &bytes)) != PRISM_OK)
-    return st;
-  return prism__check_view(ctx, offsets, prism_type_size(offset_type), bytes,
-                           fn, "offsets");
-}
-
 /* The bytes check_offsets has found offsets to hold. */
 static size_t offsets_bytes(prism_type offset_type, size_t num_segments) {
   return (num_segments + 1) * prism_type_size(offset_type);
@@ -126,8 +106,8 @@ scan_offsets(prism_context *ctx, prism_type type, prism_op op,
                               "out")) != PRISM_OK ||
       (st = prism__check_in_place(ctx, fn, in, bytes, "in", out, bytes,
                                   "out")) != PRISM_OK ||
-      (st = check_offsets(ctx, offset_type, offsets, num_segments, fn)) !=
-          PRISM_OK ||
+      (st = prism__check_offsets(ctx, offset_type, offsets, num_segments,
+                                 fn)) != PRISM_OK ||
       (st = prism__check_apart(ctx, fn, offsets, 0,
                                offsets_bytes(offset_type, num_segments),
                                "offsets", out, 0, bytes, "out")) != PRISM_OK)
@@ -162,8 +142,8 @@ static prism_status reduce(prism_context *ctx, prism_type type, prism_op op,
       (st = prism__check_count(ctx, type, n, fn, &bytes)) != PRISM_OK ||
       (st = prism__check_view(ctx, in, prism_type_size(type), bytes, fn,
                               "in")) != PRISM_OK ||
-      (st = check_offsets(ctx, offset_type, offsets, num_segments, fn)) !=
-          PRISM_OK ||
+      (st = prism__check_offsets(ctx, offset_type, offsets, num_segments,
+                                 fn)) != PRISM_OK ||
       (st = prism__check_count(ctx, type, num_segments, fn, &out_bytes)) !=
           PRISM_OK ||
       (st = prism__check_view(ctx, out, prism_type_size(type), out_bytes, fn,

@@ -530,6 +530,49 @@ PRISM_API prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
                                         const prism_sort_options *options);
 
 /* ------------------------------------------------------------------------ */
+/* Merge                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Merge two sorted runs of keys of key_type (any prism_type but PRISM_U8),
+ * a (na keys) and b (nb keys), into out (na + nb keys): stable, keys
+ * compared as prism_sort_keys compares them (their order-preserving image,
+ * every bit; floats in IEEE-754 total order), in order (ascending or
+ * descending). Equal keys keep their order within a run, and a key of a
+ * comes before an equal key of b. Keys move as raw bits.
+ *
+ * a and b must each be sorted in order; nothing checks it (that would
+ * cost a pass over both and a wait). If they are not, what out holds is
+ * unspecified (keys of a and b, some perhaps repeated and others left
+ * out), but nothing outside out is written and the context stays usable.
+ * out must be memory apart from a and b; a and b may be the same memory
+ * (both are only read). na = nb = 0 is a no-op. Queued.
+ *
+ * The merge path (Green, McColl and Bader, ICS'12; Merrill's and Baxter's
+ * GPU merges) splits the output into equal tiles by binary search along
+ * the diagonals, so the time depends on na + nb only, not on how the
+ * runs interleave.
+ */
+PRISM_API prism_status prism_merge_keys(prism_context *ctx, prism_type key_type,
+                                        prism_order order,
+                                        const prism_buffer *a, size_t na,
+                                        const prism_buffer *b, size_t nb,
+                                        prism_buffer *out);
+
+/**
+ * Merge two sorted runs of (key, value) pairs by key, as prism_merge_keys:
+ * values of value_size bytes (4 or 8, an opaque payload) move with their
+ * keys from values_a and values_b to values_out. keys_out and values_out
+ * must be memory apart from every input and from each other; the inputs
+ * may share memory.
+ */
+PRISM_API prism_status prism_merge_pairs(
+    prism_context *ctx, prism_type key_type, prism_order order,
+    const prism_buffer *keys_a, const prism_buffer *values_a, size_t na,
+    const prism_buffer *keys_b, const prism_buffer *values_b, size_t nb,
+    prism_buffer *keys_out, prism_buffer *values_out, size_t value_size);
+
+/* ------------------------------------------------------------------------ */
 /* Gather and scatter                                                        */
 /* ------------------------------------------------------------------------ */
 
