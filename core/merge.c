@@ -31,9 +31,9 @@ static prism_status check_side(prism_context *ctx, const merge_side *s,
 
 static prism_status merge(prism_context *ctx, prism_type key_type,
                           prism_order order, const merge_side sides[2],
-                          prism_buffer *keys_out, int pairs,
-                          prism_buffer *values_out, size_t value_size,
-                          const char *fn) {
+                          prism_buffer *keys_out, const char *out_name,
+                          int pairs, prism_buffer *values_out,
+                          size_t value_size, const char *fn) {
   /* Merging has no operator: check the type with a valid one. */
   prism_status st = prism__check_type_op(ctx, key_type, PRISM_SUM, fn);
   if (st != PRISM_OK)
@@ -57,7 +57,7 @@ static prism_status merge(prism_context *ctx, prism_type key_type,
   for (int s = 0; s < 2; s++)
     if ((st = check_side(ctx, &sides[s], key_type, value_size, fn)) != PRISM_OK)
       return st;
-  if ((st = prism__check_view(ctx, keys_out, ks, n * ks, fn, "keys_out")) !=
+  if ((st = prism__check_view(ctx, keys_out, ks, n * ks, fn, out_name)) !=
       PRISM_OK)
     return st;
   if (value_size &&
@@ -72,13 +72,13 @@ static prism_status merge(prism_context *ctx, prism_type key_type,
     const merge_side *side = &sides[s];
     if ((st = prism__check_apart(ctx, fn, side->keys, 0, side->n * ks,
                                  side->key_name, keys_out, 0, n * ks,
-                                 "keys_out")) != PRISM_OK)
+                                 out_name)) != PRISM_OK)
       return st;
     if (!vs)
       continue;
     if ((st = prism__check_apart(ctx, fn, side->values, 0, side->n * vs,
                                  side->value_name, keys_out, 0, n * ks,
-                                 "keys_out")) != PRISM_OK ||
+                                 out_name)) != PRISM_OK ||
         (st = prism__check_apart(ctx, fn, side->keys, 0, side->n * ks,
                                  side->key_name, values_out, 0, n * vs,
                                  "values_out")) != PRISM_OK ||
@@ -87,7 +87,7 @@ static prism_status merge(prism_context *ctx, prism_type key_type,
                                  "values_out")) != PRISM_OK)
       return st;
   }
-  if (vs && (st = prism__check_apart(ctx, fn, keys_out, 0, n * ks, "keys_out",
+  if (vs && (st = prism__check_apart(ctx, fn, keys_out, 0, n * ks, out_name,
                                      values_out, 0, n * vs, "values_out")) !=
                 PRISM_OK)
     return st;
@@ -136,8 +136,8 @@ prism_status prism_merge_keys(prism_context *ctx, prism_type key_type,
   PRISM__ENTER(ctx, "prism_merge_keys");
   const merge_side sides[2] = {{a, NULL, na, "a", NULL},
                                {b, NULL, nb, "b", NULL}};
-  return prism__leave(ctx, merge(ctx, key_type, order, sides, out, 0, NULL, 0,
-                                 "prism_merge_keys"));
+  return prism__leave(ctx, merge(ctx, key_type, order, sides, out, "out", 0,
+                                 NULL, 0, "prism_merge_keys"));
 }
 
 prism_status prism_merge_pairs(prism_context *ctx, prism_type key_type,
@@ -151,6 +151,6 @@ prism_status prism_merge_pairs(prism_context *ctx, prism_type key_type,
   static const char fn[] = "prism_merge_pairs";
   const merge_side sides[2] = {{keys_a, values_a, na, "keys_a", "values_a"},
                                {keys_b, values_b, nb, "keys_b", "values_b"}};
-  return prism__leave(ctx, merge(ctx, key_type, order, sides, keys_out, 1,
-                                 values_out, value_size, fn));
+  return prism__leave(ctx, merge(ctx, key_type, order, sides, keys_out,
+                                 "keys_out", 1, values_out, value_size, fn));
 }

@@ -912,7 +912,7 @@ Test(merge, bad_input) {
           prism_merge_keys(ctx, PRISM_U32, up, NULL, 0, b, 10, out));
   REFUSED(PRISM_NULL_POINTER, "b is NULL",
           prism_merge_keys(ctx, PRISM_U32, up, a, 10, NULL, 10, out));
-  REFUSED(PRISM_NULL_POINTER, "keys_out is NULL",
+  REFUSED(PRISM_NULL_POINTER, "out is NULL",
           prism_merge_keys(ctx, PRISM_U32, up, a, 10, b, 10, NULL));
   REFUSED(PRISM_NULL_POINTER, "keys_a is NULL",
           prism_merge_pairs(ctx, PRISM_U32, up, NULL, va, 10, b, vb, 10, out,
@@ -939,7 +939,7 @@ Test(merge, bad_input) {
           prism_merge_keys(ctx, PRISM_U32, up, a, 10, dead, 10, out));
   REFUSED(PRISM_CONTEXT_MISMATCH, "a belongs to another context",
           prism_merge_keys(ctx, PRISM_U32, up, foreign, 10, b, 10, out));
-  REFUSED(PRISM_CONTEXT_MISMATCH, "keys_out belongs to another context",
+  REFUSED(PRISM_CONTEXT_MISMATCH, "out belongs to another context",
           prism_merge_keys(ctx, PRISM_U32, up, a, 10, b, 10, foreign));
   REFUSED(PRISM_CONTEXT_MISMATCH, "values_out belongs to another context",
           prism_merge_pairs(ctx, PRISM_U32, up, a, va, 10, b, vb, 10, out,
@@ -980,11 +980,11 @@ Test(merge, bad_input) {
           prism_merge_keys(ctx, PRISM_U32, up, a, 0, b, 101, out));
   REFUSED(PRISM_BUFFER_TOO_SMALL, "a holds 400 bytes",
           prism_merge_keys(ctx, PRISM_I64, up, a, 51, b, 1, out));
-  REFUSED(PRISM_BUFFER_TOO_SMALL, "keys_out holds 76 bytes",
+  REFUSED(PRISM_BUFFER_TOO_SMALL, "out holds 76 bytes",
           prism_merge_keys(ctx, PRISM_U32, up, a, 10, b, 10, out_short));
-  REFUSED(PRISM_BUFFER_TOO_SMALL, "keys_out holds 16 bytes",
+  REFUSED(PRISM_BUFFER_TOO_SMALL, "out holds 16 bytes",
           prism_merge_keys(ctx, PRISM_F32, up, a, 0, b, 5, small));
-  REFUSED(PRISM_BUFFER_TOO_SMALL, "keys_out holds 800 bytes",
+  REFUSED(PRISM_BUFFER_TOO_SMALL, "out holds 800 bytes",
           prism_merge_keys(ctx, PRISM_U64, up, out, 100, b, 1, vout));
   REFUSED(PRISM_BUFFER_TOO_SMALL, "values_a holds 400 bytes",
           prism_merge_pairs(ctx, PRISM_U32, up, a, va, 60, b, vb, 10, out, vout,
@@ -1035,19 +1035,19 @@ Test(merge, bad_input) {
                             vout, 8));
 
   /* Outputs that overlap an input or each other. */
-  REFUSED(PRISM_INVALID_ARGUMENT, "a and keys_out",
+  REFUSED(PRISM_INVALID_ARGUMENT, "a and out",
           prism_merge_keys(ctx, PRISM_U32, up, a, 10, b, 10, a));
-  REFUSED(PRISM_INVALID_ARGUMENT, "a and keys_out",
+  REFUSED(PRISM_INVALID_ARGUMENT, "a and out",
           prism_merge_keys(ctx, PRISM_U32, up, a, 20, b, 10, in_a));
-  REFUSED(PRISM_INVALID_ARGUMENT, "a and keys_out",
+  REFUSED(PRISM_INVALID_ARGUMENT, "a and out",
           prism_merge_keys(ctx, PRISM_U32, up, in_a, 10, b, 10, a));
-  REFUSED(PRISM_INVALID_ARGUMENT, "b and keys_out",
+  REFUSED(PRISM_INVALID_ARGUMENT, "b and out",
           prism_merge_keys(ctx, PRISM_U32, up, a, 10, b, 10, b));
-  REFUSED(PRISM_INVALID_ARGUMENT, "b and keys_out",
+  REFUSED(PRISM_INVALID_ARGUMENT, "b and out",
           prism_merge_keys(ctx, PRISM_U32, up, b, 10, in_a, 10, a));
-  REFUSED(PRISM_INVALID_ARGUMENT, "b and keys_out",
+  REFUSED(PRISM_INVALID_ARGUMENT, "b and out",
           prism_merge_keys(ctx, PRISM_U32, up, b, 10, in_out, 10, out));
-  REFUSED(PRISM_INVALID_ARGUMENT, "a and keys_out",
+  REFUSED(PRISM_INVALID_ARGUMENT, "a and out",
           prism_merge_keys(ctx, PRISM_U32, up, a, 11, a, 10, in_a));
   REFUSED(PRISM_INVALID_ARGUMENT, "keys_a and keys_out",
           prism_merge_pairs(ctx, PRISM_U32, up, a, va, 20, b, vb, 10, in_a,

@@ -175,6 +175,16 @@ static prism_status call_sort_pairs(fixture *f, prism_context *ctx,
                           b[3], v->bad_enum == 2 ? 3 : 4, v->n, &o);
 }
 
+/* a and b hold N / 2 keys each; the walk's huge n goes to na. */
+static prism_status call_merge_keys(fixture *f, prism_context *ctx,
+                                    prism_buffer **b, const variant *v) {
+  (void)f;
+  return prism_merge_keys(ctx, type_or_bad(v, 0, PRISM_U32),
+                          v->bad_enum == 1 ? (prism_order)bad_value.u32
+                                           : PRISM_ASCENDING,
+                          b[0], v->n - N / 2, b[1], N / 2, b[2]);
+}
+
 static prism_status call_gather(fixture *f, prism_context *ctx,
                                 prism_buffer **b, const variant *v) {
   (void)f;
@@ -449,6 +459,17 @@ static const entry entries[] = {
      {0},
      1,
      call_sort_pairs},
+    {"prism_merge_keys",
+     0,
+     3,
+     {{"a", U32S(N / 2), READ, 0}, {"b", U32S(N / 2), READ, 0}, OUT("out")},
+     {"a,b"},
+     2,
+     {"type", "order"},
+     0,
+     {0},
+     1,
+     call_merge_keys},
     {"prism_gather",
      0,
      3,
