@@ -297,4 +297,5 @@ extern "C" const prism__backend prism__backend_cuda = {
     prism__cuda_transpose,
     prism__cuda_stencil,
     prism__cuda_merge,
+    prism__cuda_segmented_sort,
 };

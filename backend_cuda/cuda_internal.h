@@ -81,7 +81,7 @@ prism_status prism__cuda_read_result(prism_context *ctx, prism__cuda_ctx *c,
 /* Vtable members defined outside cuda_backend.cu (memory.cu, reduce.cu,
  * scan.cu, sort.cu, gather_scatter.cu, histogram.cu, select.cu,
  * segmented.cu, bfs.cu, spmv.cu, transpose.cu, stencil.cu, merge.cu,
- * cuda_interop.cu);
+ * segmented_sort.cu, cuda_interop.cu);
  * see core/backend.h for their contracts. */
 prism_status prism__cuda_mem_alloc(prism_context *ctx, size_t bytes,
                                    void **native);
@@ -126,6 +126,8 @@ prism_status prism__cuda_stencil(prism_context *ctx,
                                  const prism__stencil_args *args);
 prism_status prism__cuda_merge(prism_context *ctx,
                                const prism__merge_args *args);
+prism_status prism__cuda_segmented_sort(prism_context *ctx,
+                                        const prism__segmented_sort_args *args);
 
 #ifdef __cplusplus
 }

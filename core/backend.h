@@ -443,6 +443,25 @@ typedef struct prism__merge_args {
   size_t value_size;             /* 0 (keys only), 4 or 8 */
 } prism__merge_args;
 
+/*
+ * Segmented sort (prism_segmented_sort_keys / _pairs): sort, within each
+ * segment of offsets (as prism__segmented_args reads them), as the sort
+ * args say; sort.n is the whole array's n (> 0), num_segments > 0 and
+ * below 2^32. The backend reads the offsets on the device, stores the
+ * first bad segment in *first_bad (SIZE_MAX when none) and, when there is
+ * one, sorts and writes nothing; else it sorts every segment, leaving
+ * keys_out (values_out) outside the segments as they were. In place is
+ * allowed as for the sort; good segments never overlap (a bad segment is
+ * how offsets that decrease show).
+ */
+typedef struct prism__segmented_sort_args {
+  prism__sort_args sort;
+  prism_type offset_type; /* U32, I32, U64, I64 */
+  prism__mem offsets;     /* num_segments + 1 offsets */
+  size_t num_segments;
+  size_t *first_bad; /* never NULL */
+} prism__segmented_sort_args;
+
 typedef struct prism__backend {
   const char *name;
   prism_backend kind;
@@ -522,6 +541,8 @@ typedef struct prism__backend {
 
   /* Ordering. */
   prism_status (*merge)(prism_context *ctx, const prism__merge_args *args);
+  prism_status (*segmented_sort)(prism_context *ctx,
+                                 const prism__segmented_sort_args *args);
 } prism__backend;
 
 #ifdef PRISM_HAVE_CUDA

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Radix sort: validate, handle n = 0, route to the backend. */
+/* Radix sort and segmented sort: validate, handle the no-op cases, route to
+ * the backend (and report a segmented sort's first bad segment). */
 #include "check.h"
 #include "error.h"
 #include "handles.h"
@@ -117,18 +118,15 @@ static prism_status check_pair_buffers(prism_context *ctx,
   return st;
 }
 
-static prism_status sort_pairs(prism_context *ctx, prism_type key_type,
-                               const prism_buffer *keys_in,
-                               prism_buffer *keys_out,
-                               const prism_buffer *values_in,
-                               prism_buffer *values_out, size_t value_size,
-                               size_t n, const prism_sort_options *options) {
-  static const char fn[] = "prism_sort_pairs";
-  prism__sort_args args;
-  prism_status st =
-      check_keys(ctx, key_type, keys_in, keys_out, n, options, fn, &args);
-  if (st != PRISM_OK)
-    return st;
+/* The value checks of a pairs call; fills args' values. */
+static prism_status check_values(prism_context *ctx, prism_type key_type,
+                                 const prism_buffer *keys_in,
+                                 const prism_buffer *keys_out,
+                                 const prism_buffer *values_in,
+                                 prism_buffer *values_out, size_t value_size,
+                                 size_t n, const char *fn,
+                                 prism__sort_args *args) {
+  prism_status st;
   if (value_size != 4 && value_size != 8)
     return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
                        "%s: value_size is %zu; must be 4 or 8", fn, value_size);
@@ -150,10 +148,26 @@ static prism_status sort_pairs(prism_context *ctx, prism_type key_type,
   if ((st = check_pair_buffers(ctx, keys, n * prism_type_size(key_type), values,
                                bytes, fn)) != PRISM_OK)
     return st;
-  args.values_in = prism__mem_of(values_in);
-  args.values_out = prism__mem_of(values_out);
-  args.value_size = value_size;
-  return run_sort(ctx, &args, fn);
+  args->values_in = prism__mem_of(values_in);
+  args->values_out = prism__mem_of(values_out);
+  args->value_size = value_size;
+  return PRISM_OK;
+}
+
+static prism_status sort_pairs(prism_context *ctx, prism_type key_type,
+                               const prism_buffer *keys_in,
+                               prism_buffer *keys_out,
+                               const prism_buffer *values_in,
+                               prism_buffer *values_out, size_t value_size,
+                               size_t n, const prism_sort_options *options) {
+  static const char fn[] = "prism_sort_pairs";
+  prism__sort_args args;
+  prism_status st =
+      check_keys(ctx, key_type, keys_in, keys_out, n, options, fn, &args);
+  if (st == PRISM_OK)
+    st = check_values(ctx, key_type, keys_in, keys_out, values_in, values_out,
+                      value_size, n, fn, &args);
+  return st != PRISM_OK ? st : run_sort(ctx, &args, fn);
 }
 
 prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
@@ -166,4 +180,125 @@ prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
   return prism__leave(ctx,
                       sort_pairs(ctx, key_type, keys_in, keys_out, values_in,
                                  values_out, value_size, n, options));
+}
+
+/* ---- segmented sort ----------------------------------------------------- */
+
+/* Checks the offsets (and that they are apart from the outputs), handles
+ * the no-op cases, runs the backend and reports a bad segment. args holds
+ * the checked sort; outputs: the output buffers (one or two) and their
+ * bytes. */
+static prism_status
+run_segmented_sort(prism_context *ctx, prism__sort_args *sort,
+                   prism_type offset_type, const prism_buffer *offsets,
+                   size_t num_segments, const prism_buffer *const outputs[2],
+                   const size_t output_bytes[2], size_t *first_bad,
+                   const char *fn) {
+  static const char *const output_names[2] = {"keys_out", "values_out"};
+  prism_status st =
+      prism__check_offsets(ctx, offset_type, offsets, num_segments, fn);
+  if (st != PRISM_OK)
+    return st;
+  if (num_segments > UINT32_MAX - 1u)
+    return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                       "%s: num_segments = %zu; must be below 2^32", fn,
+                       num_segments);
+  const size_t offset_bytes = (num_segments + 1) * prism_type_size(offset_type);
+  for (int i = 0; i < 2 && outputs[i]; i++)
+    if ((st = prism__check_apart(ctx, fn, offsets, 0, offset_bytes, "offsets",
+                                 outputs[i], 0, output_bytes[i],
+                                 output_names[i])) != PRISM_OK)
+      return st;
+  if (sort->n == 0 || num_segments == 0)
+    return PRISM_OK;
+  if (!ctx->backend->segmented_sort)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "%s: not implemented by the %s backend", fn,
+                       ctx->backend->name);
+  size_t bad = SIZE_MAX;
+  prism__segmented_sort_args args = {.sort = *sort,
+                                     .offset_type = offset_type,
+                                     .offsets = prism__mem_of(offsets),
+                                     .num_segments = num_segments,
+                                     .first_bad = &bad};
+  if ((st = ctx->backend->segmented_sort(ctx, &args)) != PRISM_OK)
+    return st;
+  if (bad == SIZE_MAX)
+    return PRISM_OK;
+  if (first_bad)
+    *first_bad = bad;
+  return prism__fail(ctx, PRISM_INVALID_ARGUMENT,
+                     "%s: segment %zu is bad: offsets[%zu] and offsets[%zu] "
+                     "must satisfy 0 <= offsets[%zu] <= offsets[%zu] <= n = "
+                     "%zu; nothing was sorted",
+                     fn, bad, bad, bad + 1, bad, bad + 1, sort->n);
+}
+
+static prism_status
+segmented_sort_keys(prism_context *ctx, prism_type key_type,
+                    const prism_buffer *keys_in, prism_buffer *keys_out,
+                    size_t n, prism_type offset_type,
+                    const prism_buffer *offsets, size_t num_segments,
+                    const prism_sort_options *options, size_t *first_bad) {
+  static const char fn[] = "prism_segmented_sort_keys";
+  if (first_bad)
+    *first_bad = SIZE_MAX;
+  prism__sort_args args;
+  prism_status st =
+      check_keys(ctx, key_type, keys_in, keys_out, n, options, fn, &args);
+  if (st != PRISM_OK)
+    return st;
+  const prism_buffer *const outputs[2] = {keys_out, NULL};
+  const size_t output_bytes[2] = {n * prism_type_size(key_type), 0};
+  return run_segmented_sort(ctx, &args, offset_type, offsets, num_segments,
+                            outputs, output_bytes, first_bad, fn);
+}
+
+prism_status prism_segmented_sort_keys(
+    prism_context *ctx, prism_type key_type, const prism_buffer *keys_in,
+    prism_buffer *keys_out, size_t n, prism_type offset_type,
+    const prism_buffer *offsets, size_t num_segments,
+    const prism_sort_options *options, size_t *first_bad) {
+  PRISM__ENTER(ctx, "prism_segmented_sort_keys");
+  return prism__leave(
+      ctx, segmented_sort_keys(ctx, key_type, keys_in, keys_out, n, offset_type,
+                               offsets, num_segments, options, first_bad));
+}
+
+static prism_status
+segmented_sort_pairs(prism_context *ctx, prism_type key_type,
+                     const prism_buffer *keys_in, prism_buffer *keys_out,
+                     const prism_buffer *values_in, prism_buffer *values_out,
+                     size_t value_size, size_t n, prism_type offset_type,
+                     const prism_buffer *offsets, size_t num_segments,
+                     const prism_sort_options *options, size_t *first_bad) {
+  static const char fn[] = "prism_segmented_sort_pairs";
+  if (first_bad)
+    *first_bad = SIZE_MAX;
+  prism__sort_args args;
+  prism_status st =
+      check_keys(ctx, key_type, keys_in, keys_out, n, options, fn, &args);
+  if (st == PRISM_OK)
+    st = check_values(ctx, key_type, keys_in, keys_out, values_in, values_out,
+                      value_size, n, fn, &args);
+  if (st != PRISM_OK)
+    return st;
+  const prism_buffer *const outputs[2] = {keys_out, values_out};
+  const size_t output_bytes[2] = {n * prism_type_size(key_type),
+                                  n * value_size};
+  return run_segmented_sort(ctx, &args, offset_type, offsets, num_segments,
+                            outputs, output_bytes, first_bad, fn);
+}
+
+prism_status prism_segmented_sort_pairs(
+    prism_context *ctx, prism_type key_type, const prism_buffer *keys_in,
+    prism_buffer *keys_out, const prism_buffer *values_in,
+    prism_buffer *values_out, size_t value_size, size_t n,
+    prism_type offset_type, const prism_buffer *offsets, size_t num_segments,
+    const prism_sort_options *options, size_t *first_bad) {
+  PRISM__ENTER(ctx, "prism_segmented_sort_pairs");
+  return prism__leave(
+      ctx, segmented_sort_pairs(ctx, key_type, keys_in, keys_out, values_in,
+                                values_out, value_size, n, offset_type, offsets,
+                                num_segments, options, first_bad));
 }

@@ -529,6 +529,51 @@ PRISM_API prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
                                         size_t value_size, size_t n,
                                         const prism_sort_options *options);
 
+/**
+ * Segmented sort: a stable radix sort of each segment of keys_in[0, n)
+ * into the same positions of keys_out, as prism_sort_keys sorts (options
+ * may be NULL for the defaults). Segments are given by offsets as for
+ * prism_segmented_reduce: num_segments + 1 integers of offset_type (u32,
+ * i32, u64 or i64) on the device, segment s = [offsets[s], offsets[s + 1]),
+ * empty when the two are equal. Segments may be empty, tiny, or the whole
+ * array, mixed in one call; they need not cover [0, n) (keys_out outside
+ * every segment is left as it is). keys_in and keys_out may be the
+ * same buffer (in place); otherwise keys_in is left unchanged. Needs fewer
+ * than 2^32 segments.
+ *
+ * The call reads the offsets on the device to split the segments by
+ * length (each class gets the kernel that suits it: a warp, a block in
+ * shared memory, a block over global memory, the device-wide sort), so it
+ * waits once for that split before it queues the sorts (once more when a
+ * segment is longer than 2^20 keys); the sorts themselves are queued.
+ * Because it waits anyway, the offsets are always checked: segment s is bad
+ * when offsets[s] > offsets[s + 1], or either is negative or greater than
+ * n. If any is, nothing is sorted or written and the call returns
+ * PRISM_INVALID_ARGUMENT naming the first bad segment, also stored in
+ * *first_bad when first_bad is not NULL (SIZE_MAX when every segment is
+ * good). n = 0 or num_segments = 0 is a no-op (offsets are not read).
+ * offsets must be apart from keys_out.
+ */
+PRISM_API prism_status prism_segmented_sort_keys(
+    prism_context *ctx, prism_type key_type, const prism_buffer *keys_in,
+    prism_buffer *keys_out, size_t n, prism_type offset_type,
+    const prism_buffer *offsets, size_t num_segments,
+    const prism_sort_options *options, size_t *first_bad);
+
+/**
+ * Segmented sort of (key, value) pairs by key, as prism_segmented_sort_keys:
+ * values of value_size bytes (4 or 8) move with their keys from values_in
+ * to values_out, within their segment. Either pair of buffers may be the
+ * same buffer (in place); a key buffer must not be a value buffer, and
+ * offsets must be apart from both outputs.
+ */
+PRISM_API prism_status prism_segmented_sort_pairs(
+    prism_context *ctx, prism_type key_type, const prism_buffer *keys_in,
+    prism_buffer *keys_out, const prism_buffer *values_in,
+    prism_buffer *values_out, size_t value_size, size_t n,
+    prism_type offset_type, const prism_buffer *offsets, size_t num_segments,
+    const prism_sort_options *options, size_t *first_bad);
+
 /* ------------------------------------------------------------------------ */
 /* Merge                                                                     */
 /* ------------------------------------------------------------------------ */
