@@ -15,9 +15,10 @@
  *       segsort_warp    1 .. 32 x WARP_ITEMS keys: a warp ranks the
  *                       segment by counting (compare with every key);
  *       segsort_block   up to a tier's tile: BlockSort (sort_block.cuh),
- *                       every pass in shared memory; three tiers, so a
+ *                       every pass in shared memory; four tiers, so a
  *                       segment of 300 keys does not pay for a tile of
- *                       8192;
+ *                       8192 (the last, past 48 KiB of shared memory,
+ *                       where the device allows it);
  *       segsort_global  up to GLOBAL_MAX keys: one block runs every pass
  *                       over global memory, tile by tile, ping-ponging
  *                       between the output and scratch like the sort;
@@ -51,6 +52,7 @@ enum SegClass {
   SEG_TIER0,
   SEG_TIER1,
   SEG_TIER2,
+  SEG_TIER3,
   SEG_GLOBAL,
   SEG_DEVICE,
   SEG_CLASSES
@@ -85,6 +87,14 @@ template <class K, class V> struct Tier<K, V, 1> {
 template <class K, class V> struct Tier<K, V, 2> {
   static constexpr int THREADS = SortPolicy<K, V>::SINGLE_THREADS;
   static constexpr int ITEMS = SortPolicy<K, V>::SINGLE_ITEMS;
+};
+// Past the 48 KiB of static shared memory: dynamic, where the device
+// allows a block that much (a class of its own only then).
+template <class K, class V> struct Tier<K, V, 3> {
+  static constexpr bool WIDE = sizeof(K) == 8 || sizeof(V) == 8;
+  static constexpr int THREADS = SEGSORT_TIER3_THREADS;
+  static constexpr int ITEMS =
+      WIDE ? SEGSORT_TIER3_ITEMS_8 : SEGSORT_TIER3_ITEMS_4;
 };
 
 /* A key's sort field: the bits [begin_bit, end_bit) of its image ^ flip,
@@ -248,7 +258,11 @@ __global__ void __launch_bounds__(Tier<typename KT::Bits, V, TIER>::THREADS)
   using T = Tier<K, V, TIER>;
   using Sort = BlockSort<KT, V, T::THREADS, T::ITEMS>;
   constexpr bool PAIRS = HAS_VALUES<V>;
-  __shared__ typename Sort::Shared s;
+  // Dynamic shared memory (sizeof Shared at launch), so the largest tier
+  // may pass the 48 KiB a static allocation is limited to.
+  extern __shared__ __align__(16) unsigned char segsort_block_smem[];
+  typename Sort::Shared &s =
+      *reinterpret_cast<typename Sort::Shared *>(segsort_block_smem);
   size_t begin, end;
   segment_bounds(offsets, code, n, list[blockIdx.x], begin, end);
   Sort::sort(keys_in + begin, keys_out + begin,
@@ -488,6 +502,21 @@ prism_status run_segmented_sort(prism_context *ctx, prism__cuda_ctx *c,
       size_t(Tier<K, V, 1>::THREADS) * Tier<K, V, 1>::ITEMS;
   lists.max_len[SEG_TIER2] =
       size_t(Tier<K, V, 2>::THREADS) * Tier<K, V, 2>::ITEMS;
+  lists.max_len[SEG_TIER3] =
+      size_t(Tier<K, V, 3>::THREADS) * Tier<K, V, 3>::ITEMS;
+  {
+    // Tier 3 needs more shared memory than a block may have on some
+    // devices: there it takes no segments.
+    int optin = 0;
+    const cudaError_t err = cudaDeviceGetAttribute(
+        &optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, c->device);
+    using Shared = typename BlockSort<KT, V, Tier<K, V, 3>::THREADS,
+                                      Tier<K, V, 3>::ITEMS>::Shared;
+    if (err != cudaSuccess)
+      return prism__cuda_fail(ctx, err, "cudaDeviceGetAttribute");
+    if (size_t(optin) < sizeof(Shared))
+      lists.max_len[SEG_TIER3] = 0;
+  }
   lists.max_len[SEG_GLOBAL] = SEGSORT_GLOBAL_MAX;
   lists.max_len[SEG_DEVICE] = ~0ull;
   for (int k = 1; k < SEG_CLASSES; ++k)
@@ -511,7 +540,7 @@ prism_status run_segmented_sort(prism_context *ctx, prism__cuda_ctx *c,
     at += prism__cuda_align(
         cap * (k < SEG_ID_LISTS ? sizeof(unsigned) : sizeof(ulonglong2)));
   }
-  const bool long_segments = n > lists.max_len[SEG_TIER2];
+  const bool long_segments = n > lists.max_len[SEG_TIER3];
   layout.alt_keys = at;
   at += long_segments ? prism__cuda_align(n * sizeof(K)) : 0;
   layout.alt_values = at;
@@ -552,15 +581,15 @@ prism_status run_segmented_sort(prism_context *ctx, prism__cuda_ctx *c,
   }
   *a->first_bad = SIZE_MAX;
 
+  const SortField<KT> field = {flip,
+                               end_bit - begin_bit >= sizeof(K) * 8
+                                   ? K(~K(0))
+                                   : K((K(1) << (end_bit - begin_bit)) - 1),
+                               begin_bit};
   if (got.count[SEG_WARP] != 0) {
     constexpr int WARPS = SEGSORT_WARP_BLOCK_THREADS / WARP_THREADS;
     const unsigned *list = lists.ids[SEG_WARP];
     const size_t count = got.count[SEG_WARP];
-    const SortField<KT> field = {flip,
-                                 end_bit - begin_bit >= sizeof(K) * 8
-                                     ? K(~K(0))
-                                     : K((K(1) << (end_bit - begin_bit)) - 1),
-                                 begin_bit};
     st = over_grid(count, WARPS, [&](size_t first, size_t blocks) {
       segsort_warp<KT, V>
           <<<unsigned(blocks), SEGSORT_WARP_BLOCK_THREADS, 0, c->stream>>>(
@@ -578,17 +607,27 @@ prism_status run_segmented_sort(prism_context *ctx, prism__cuda_ctx *c,
     if (count == 0)
       return PRISM_OK;
     const unsigned *list = lists.ids[SEG_TIER0 + TIER];
+    using Shared = typename BlockSort<KT, V, Tier<K, V, TIER>::THREADS,
+                                      Tier<K, V, TIER>::ITEMS>::Shared;
+    if (sizeof(Shared) > 48 * 1024) {
+      const cudaError_t err = cudaFuncSetAttribute(
+          segsort_block<KT, V, TIER>,
+          cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Shared)));
+      if (err != cudaSuccess)
+        return prism__cuda_fail(ctx, err, "cudaFuncSetAttribute");
+    }
     return over_grid(count, 1, [&](size_t first, size_t blocks) {
       segsort_block<KT, V, TIER>
-          <<<unsigned(blocks), Tier<K, V, TIER>::THREADS, 0, c->stream>>>(
-              keys_in, keys_out, values_in, values_out, offsets, code, n,
-              list + first, begin_bit, end_bit, flip);
+          <<<unsigned(blocks), Tier<K, V, TIER>::THREADS, sizeof(Shared),
+             c->stream>>>(keys_in, keys_out, values_in, values_out, offsets,
+                          code, n, list + first, begin_bit, end_bit, flip);
       return prism__cuda_check_launch(ctx, "segsort_block");
     });
   };
   if ((st = tier(cuda::std::integral_constant<int, 0>())) != PRISM_OK ||
       (st = tier(cuda::std::integral_constant<int, 1>())) != PRISM_OK ||
-      (st = tier(cuda::std::integral_constant<int, 2>())) != PRISM_OK)
+      (st = tier(cuda::std::integral_constant<int, 2>())) != PRISM_OK ||
+      (st = tier(cuda::std::integral_constant<int, 3>())) != PRISM_OK)
     return st;
 
   auto global = [&](const ulonglong2 *bounds, size_t count) {

@@ -509,12 +509,14 @@ PRISM_CUDA_KNOB(int, STENCIL_RING_MAX_R, 2);
 /* Segmented sort (segmented_sort.cu): segments split by length into
  * classes, each its own kernel. A warp ranks a segment of up to
  * 32 x SEGSORT_WARP_ITEMS keys by counting (SEGSORT_WARP_BLOCK_THREADS / 32
- * segments a block); the block tiers sort one segment of up to THREADS x
- * ITEMS keys in shared memory (tier 2 is the sort's single-block tile);
- * a longer segment of up to SEGSORT_GLOBAL_MAX keys takes one block over
- * global memory (the onesweep tile shape), and longer ones the device-wide
- * sort, one after another, unless at least SEGSORT_DEVICE_SPREAD x SMs of
- * them share the call: then each takes a block too. */
+ * segments a block); four block tiers sort one segment of up to THREADS x
+ * ITEMS keys in shared memory (tier 2 is the sort's single-block tile;
+ * tier 3, in dynamic shared memory, only where the device has room for
+ * it); a longer segment of up to SEGSORT_GLOBAL_MAX keys takes one block
+ * over global memory (the onesweep tile shape), and longer ones the
+ * device-wide sort, one after another, unless at least
+ * SEGSORT_DEVICE_SPREAD x SMs of them share the call: then each takes a
+ * block too. */
 PRISM_CUDA_KNOB(int, SEGSORT_CLASSIFY_THREADS, 256);
 PRISM_CUDA_KNOB(int, SEGSORT_WARP_ITEMS, 2);
 PRISM_CUDA_KNOB(int, SEGSORT_WARP_BLOCK_THREADS, 256);
@@ -522,6 +524,9 @@ PRISM_CUDA_KNOB(int, SEGSORT_TIER0_THREADS, 256);
 PRISM_CUDA_KNOB(int, SEGSORT_TIER0_ITEMS, 1);
 PRISM_CUDA_KNOB(int, SEGSORT_TIER1_THREADS, 256);
 PRISM_CUDA_KNOB(int, SEGSORT_TIER1_ITEMS, 4);
+PRISM_CUDA_KNOB(int, SEGSORT_TIER3_THREADS, 512);
+PRISM_CUDA_KNOB(int, SEGSORT_TIER3_ITEMS_4, 32);
+PRISM_CUDA_KNOB(int, SEGSORT_TIER3_ITEMS_8, 16);
 PRISM_CUDA_KNOB(size_t, SEGSORT_GLOBAL_MAX, (size_t(1) << 18));
 PRISM_CUDA_KNOB(int, SEGSORT_DEVICE_SPREAD, 1);
 
