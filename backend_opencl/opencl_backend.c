@@ -489,4 +489,5 @@ const prism__backend prism__backend_opencl = {
     .transpose = prism__cl_transpose,
     .stencil = prism__cl_stencil,
     .merge = prism__cl_merge,
+    .segmented_sort = prism__cl_segmented_sort,
 };

@@ -237,6 +237,11 @@ prism_status prism__cl_reduce(prism_context *ctx,
                               const prism__reduce_args *args);
 prism_status prism__cl_scan(prism_context *ctx, const prism__scan_args *args);
 prism_status prism__cl_sort(prism_context *ctx, const prism__sort_args *args);
+/** The sort kernels' program options (sort_keys.cl's): the key's bits as
+ * T, its image macro, value_bytes, radix_bits, the shape (wg, items). */
+void prism__cl_sort_options(char *buf, size_t size, const prism__sort_args *a,
+                            size_t value_bytes, unsigned radix_bits, size_t wg,
+                            unsigned items);
 prism_status prism__cl_gather_scatter(prism_context *ctx,
                                       const prism__gather_scatter_args *args);
 prism_status prism__cl_histogram(prism_context *ctx,
@@ -264,6 +269,11 @@ prism_status prism__cl_stencil(prism_context *ctx,
 /* ---- merge.c ------------------------------------------------------------ */
 
 prism_status prism__cl_merge(prism_context *ctx, const prism__merge_args *args);
+
+/* ---- segmented_sort.c --------------------------------------------------- */
+
+prism_status prism__cl_segmented_sort(prism_context *ctx,
+                                      const prism__segmented_sort_args *args);
 
 /* Scratch regions start on this many bytes, whatever precedes them. */
 #define PRISM_CL_SCRATCH_ALIGN 256

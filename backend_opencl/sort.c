@@ -56,10 +56,11 @@ static prism__mem pass_values(const sort_plan *s, unsigned p) {
                            : s->args->values_out;
 }
 
-/* Program options: the key's bits as T, its image macro, values, shape. */
-static void sort_options(char *buf, size_t size, const prism__sort_args *a,
-                         size_t value_bytes, unsigned radix_bits, size_t wg,
-                         unsigned items) {
+/* Program options: the key's bits as T, its image macro, values, shape
+ * (sort_single.cl's segsort_block takes them too). */
+void prism__cl_sort_options(char *buf, size_t size, const prism__sort_args *a,
+                            size_t value_bytes, unsigned radix_bits, size_t wg,
+                            unsigned items) {
   static const char *const image[] = {"I32", "U32", "F32", "I64", "U64", "F64"};
   prism__cl_options(
       buf, size, prism_type_size(a->key_type) == 4 ? PRISM_U32 : PRISM_U64,
@@ -140,8 +141,8 @@ static prism_status sort_single(prism_context *ctx, const prism__sort_args *a) {
   if (st != PRISM_OK)
     return st;
   char options[320];
-  sort_options(options, sizeof options, a, a->value_size, pol->sort.radix_bits,
-               wg, items);
+  prism__cl_sort_options(options, sizeof options, a, a->value_size,
+                         pol->sort.radix_bits, wg, items);
   cl_kernel k;
   st =
       prism__cl_kernel(ctx, "sort_single.cl", options, "sort_single_block", &k);
@@ -193,8 +194,8 @@ static prism_status sort_classic(prism_context *ctx,
   if (st != PRISM_OK)
     return st;
   char options[320];
-  sort_options(options, sizeof options, a, a->value_size, pol->sort.radix_bits,
-               wg, 1);
+  prism__cl_sort_options(options, sizeof options, a, a->value_size,
+                         pol->sort.radix_bits, wg, 1);
   cl_kernel count, offsets, scatter;
   if ((st = prism__cl_kernel(ctx, "sort_classic.cl", options, "sort_count",
                              &count)) != PRISM_OK ||
@@ -288,10 +289,10 @@ static prism_status sort_onesweep(prism_context *ctx,
     return st;
 
   char options[320], upsweep_options[320];
-  sort_options(options, sizeof options, a, a->value_size, pol->sort.radix_bits,
-               wg, items);
-  sort_options(upsweep_options, sizeof upsweep_options, a, 0,
-               pol->sort.radix_bits, wg, 1);
+  prism__cl_sort_options(options, sizeof options, a, a->value_size,
+                         pol->sort.radix_bits, wg, items);
+  prism__cl_sort_options(upsweep_options, sizeof upsweep_options, a, 0,
+                         pol->sort.radix_bits, wg, 1);
   cl_kernel histogram, offsets, init, onesweep;
   if ((st = prism__cl_kernel(ctx, "sort_upsweep.cl", upsweep_options,
                              "sort_histogram", &histogram)) != PRISM_OK ||

@@ -232,6 +232,24 @@ static const prism__cl_policy gpu_policy = {
             .partition_wg = 128,
             .launch = MERGE_LAUNCH,
         },
+    /* Segmented sort: classification in groups of 256; segments of up to
+     * 256 keys ranked by a group of 32 (a warp) in local memory, up to
+     * 65536 by a group of 256 with the sort's tiles (many such segments
+     * run side by side, where the device-wide sort would take them one
+     * after another), longer ones device-wide unless there are one per
+     * SM: then a group each too. */
+    .segsort =
+        {
+            .classify_wg = 256,
+            .small_max = 256,
+            .small_wg = 32,
+            .block_max = 65536,
+            .block_wg = 256,
+            .block_items_4 = 15,
+            .block_items_8 = 7,
+            .device_groups_per_cu = 1,
+            .launch = MERGE_LAUNCH,
+        },
 };
 
 /*
@@ -396,6 +414,23 @@ static const prism__cl_policy cpu_policy = {
             .partition_wg = CPU_MERGE_PWG,
             .launch = MERGE_LAUNCH,
         },
+    /* Segmented sort: one work-item per segment below 32 keys (counting
+     * ranks, no passes) or up to 131072 (the sort's serial counting
+     * passes, one core a segment); longer ones device-wide, whose classic
+     * passes split a segment over cores from two chunks on (unless there
+     * are a segment per core: then one core each too). */
+    .segsort =
+        {
+            .classify_wg = 64,
+            .small_max = 32,
+            .small_wg = 1,
+            .block_max = 131072,
+            .block_wg = 1,
+            .block_items_4 = 1,
+            .block_items_8 = 1,
+            .device_groups_per_cu = 1,
+            .launch = MERGE_LAUNCH,
+        },
 };
 
 /* Room kept free in local memory for what the compiler adds. */
@@ -463,6 +498,16 @@ static size_t merge_local(const prism__cl_policy *p, unsigned items,
   if ((size_t)p->merge.wg * items > INT32_MAX)
     return SIZE_MAX;
   return PRISM__CL_MERGE_LOCAL((size_t)p->merge.wg, items, key, 4);
+}
+
+/* segsort_block declares what sort_single_block does, less than a
+ * Onesweep tile; its keys are indexed in 16 bits too. */
+static size_t segsort_block_local(const prism__cl_policy *p, unsigned items,
+                                  size_t key) {
+  if ((size_t)p->segsort.block_wg * items > 65536)
+    return SIZE_MAX;
+  return PRISM_LOCAL_SORT((size_t)p->segsort.block_wg, items, key,
+                          (size_t)1 << p->sort.radix_bits);
 }
 
 /* The largest items <= want whose kernel fits local_mem (less the slack),
@@ -670,6 +715,16 @@ static void fit_tiles(prism__cl_policy *p, size_t local_mem) {
       fit_items(p->merge.items_4, 2, merge_local, p, local_mem, 4);
   p->merge.items_8 =
       fit_items(p->merge.items_8, 2, merge_local, p, local_mem, 8);
+  /* Segmented sort: shorter SMALL segments (8-byte keys the larger) and
+   * smaller BLOCK tiles. */
+  while (p->segsort.small_max > 1 &&
+         !local_fits(PRISM__CL_SEGSORT_SMALL_LOCAL(p->segsort.small_max, 8),
+                     local_mem))
+    p->segsort.small_max /= 2;
+  p->segsort.block_items_4 = fit_items(p->segsort.block_items_4, 2,
+                                       segsort_block_local, p, local_mem, 4);
+  p->segsort.block_items_8 = fit_items(p->segsort.block_items_8, 2,
+                                       segsort_block_local, p, local_mem, 8);
 }
 
 int prism__cl_choose_policy(const prism__cl_device_facts *facts,
@@ -698,6 +753,9 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
   out->stencil.wg = fit_wg(out->stencil.wg, facts->max_wg);
   out->merge.wg = fit_wg(out->merge.wg, facts->max_wg);
   out->merge.partition_wg = fit_wg(out->merge.partition_wg, facts->max_wg);
+  out->segsort.classify_wg = fit_wg(out->segsort.classify_wg, facts->max_wg);
+  out->segsort.small_wg = fit_wg(out->segsort.small_wg, facts->max_wg);
+  out->segsort.block_wg = fit_wg(out->segsort.block_wg, facts->max_wg);
   out->scan.lb_window = fit_window(out->scan.lb_window, out->scan.wg);
   out->select.lb_window = fit_window(out->select.lb_window, out->select.wg);
   out->seg.lb_window = fit_window(out->seg.lb_window, out->seg.wg);

@@ -346,6 +346,41 @@ typedef struct prism__cl_merge_policy {
 #define PRISM__CL_MERGE_LOCAL(wg, items, key_bytes, value_bytes)               \
   ((wg) * (items) * ((key_bytes) + ((value_bytes) ? 4 : 0)))
 
+/* Segmented sort (segmented_sort.cl, as backend_cuda/segmented_sort.cu):
+ * segsort_classify splits the segments by length into SMALL ones
+ * (segsort_small: a work-group ranks one in local memory by counting),
+ * BLOCK ones (segsort_block: a work-group's radix sort of one through
+ * global memory, sort_single.cl) and DEVICE ones (the device-wide sort,
+ * one by one). */
+typedef struct prism__cl_segsort_policy {
+  unsigned classify_wg;   /* segsort_classify work-items per work-group: a
+                             global atomic per class per group */
+  size_t small_max;       /* the longest SMALL segment: its L^2 / small_wg
+                             comparisons a work-item against a block sort's
+                             passes (and the local memory of 2 keys each) */
+  unsigned small_wg;      /* segsort_small work-items per work-group */
+  size_t block_max;       /* the longest BLOCK segment: one work-group's
+                             serial tiles against the device-wide sort's
+                             launches and host loop (one segment at a time) */
+  unsigned block_wg;      /* segsort_block work-items per work-group */
+  unsigned block_items_4; /* keys per work-item and tile, 4-byte keys */
+  unsigned block_items_8; /* the same for 8-byte keys */
+  unsigned device_groups_per_cu; /* DEVICE segments at least this many
+                                    per compute unit go to segsort_block,
+                                    a work-group each, in one launch
+                                    rather than device-wide one after
+                                    another (0: never) */
+  size_t launch; /* work-items per launch at most, any of the kernels (a
+                    ulong base each) */
+} prism__cl_segsort_policy;
+
+/* The __local bytes segsort_small declares for segments of up to
+ * small_max keys of key_bytes: the keys and their order. The host passes
+ * it to the kernel, which checks at compile time that what it declares
+ * fits. Pure preprocessor. */
+#define PRISM__CL_SEGSORT_SMALL_LOCAL(small_max, key_bytes)                    \
+  ((small_max)*2 * (key_bytes))
+
 typedef struct prism__cl_policy {
   const char *name; /* "gpu", "cpu": shows in logs and the disk cache key */
   prism__cl_reduce_policy reduce;
@@ -360,6 +395,7 @@ typedef struct prism__cl_policy {
   prism__cl_transpose_policy transpose;
   prism__cl_stencil_policy stencil;
   prism__cl_merge_policy merge;
+  prism__cl_segsort_policy segsort;
 } prism__cl_policy;
 
 /** The policy for a device: the kind's constants fitted to its limits.
