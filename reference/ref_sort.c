@@ -48,30 +48,37 @@ static uint64_t image_at(prism_type type, const void *in, size_t i) {
   return 0;
 }
 
-/* The input index of the element that lands at each position, into index:
- * the images' fields, DIGIT_BITS at a time. 0 when the host is out of
- * memory (index untouched). */
-static int radix_order(prism_type type, const void *in, size_t n,
-                       int descending, unsigned begin, unsigned end,
-                       size_t *index) {
-  unsigned width = end - begin;
-  uint64_t field = field_mask(0, width);
-  size_t slots = n ? n : 1;
-  uint64_t *key = malloc(slots * sizeof *key);
-  uint64_t *key2 = malloc(slots * sizeof *key2);
-  size_t *index2 = malloc(slots * sizeof *index2);
-  if (!key || !key2 || !index2) {
-    free(key);
-    free(key2);
-    free(index2);
-    return 0;
+/* The part of key i's image that sorts: bits [begin, begin + width) moved
+ * down to bit 0 (field: width ones), complemented for descending order. */
+static uint64_t sort_field(prism_type type, const void *in, size_t i,
+                           int descending, unsigned begin, uint64_t field) {
+  uint64_t k = (image_at(type, in, i) >> begin) & field;
+  return descending ? k ^ field : k;
+}
+
+/* Segments at most this long sort by insertion: a radix pass costs a
+ * count per digit, too much for a million tiny segments. */
+#define INSERTION_MAX 32
+
+/* Sort the fields key[0, n) (width bits each) stably, carrying index
+ * along: the sorted order ends in index (key is left scrambled). key2 and
+ * index2 have room for n each. */
+static void sort_fields(uint64_t *key, size_t *index, size_t n, unsigned width,
+                        uint64_t *key2, size_t *index2) {
+  if (n <= INSERTION_MAX) {
+    for (size_t i = 1; i < n; i++) {
+      uint64_t k = key[i];
+      size_t x = index[i], j = i;
+      for (; j > 0 && key[j - 1] > k; j--) {
+        key[j] = key[j - 1];
+        index[j] = index[j - 1];
+      }
+      key[j] = k;
+      index[j] = x;
+    }
+    return;
   }
   size_t *from = index, *to = index2;
-  for (size_t i = 0; i < n; i++) {
-    uint64_t k = (image_at(type, in, i) >> begin) & field;
-    key[i] = descending ? k ^ field : k;
-    from[i] = i;
-  }
   for (unsigned shift = 0; shift < width; shift += DIGIT_BITS) {
     size_t count[1u << DIGIT_BITS] = {0};
     for (size_t i = 0; i < n; i++)
@@ -96,6 +103,41 @@ static int radix_order(prism_type type, const void *in, size_t n,
   }
   if (from != index) /* an odd number of passes */
     memcpy(index, from, n * sizeof *index);
+}
+
+/* The input index of the element that lands at each position of each
+ * segment [offsets[s], offsets[s + 1]) into index (nsegs segments; NULL
+ * offsets: one segment over [0, n)); positions outside every segment map
+ * to themselves. 0 when the host is out of memory (index untouched). */
+static int radix_order(prism_type type, const void *in, size_t n,
+                       const uint64_t *offsets, size_t nsegs, int descending,
+                       unsigned begin, unsigned end, size_t *index) {
+  unsigned width = end - begin;
+  uint64_t field = field_mask(0, width);
+  size_t slots = n ? n : 1;
+  uint64_t *key = malloc(slots * sizeof *key);
+  uint64_t *key2 = malloc(slots * sizeof *key2);
+  size_t *index2 = malloc(slots * sizeof *index2);
+  if (!key || !key2 || !index2) {
+    free(key);
+    free(key2);
+    free(index2);
+    return 0;
+  }
+  for (size_t i = 0; i < n; i++) {
+    key[i] = sort_field(type, in, i, descending, begin, field);
+    index[i] = i;
+  }
+  if (!offsets) {
+    sort_fields(key, index, n, width, key2, index2);
+  } else {
+    for (size_t s = 0; s < nsegs; s++) {
+      uint64_t lo = offsets[s], hi = offsets[s + 1];
+      if (lo <= hi && hi <= n) /* the contract; a bad segment stays */
+        sort_fields(key + lo, index + lo, (size_t)(hi - lo), width, key2 + lo,
+                    index2 + lo);
+    }
+  }
   free(key);
   free(key2);
   free(index2);
@@ -105,7 +147,8 @@ static int radix_order(prism_type type, const void *in, size_t n,
 void ref_sort_order(prism_type key_type, const void *keys, size_t n,
                     int descending, unsigned begin_bit, unsigned end_bit,
                     size_t *perm) {
-  if (!radix_order(key_type, keys, n, descending, begin_bit, end_bit, perm))
+  if (!radix_order(key_type, keys, n, NULL, 0, descending, begin_bit, end_bit,
+                   perm))
     abort();
 }
 
@@ -113,8 +156,21 @@ size_t *ref_sort_order_new(prism_type key_type, const void *keys, size_t n,
                            int descending, unsigned begin_bit,
                            unsigned end_bit) {
   size_t *perm = malloc((n ? n : 1) * sizeof *perm);
-  if (perm &&
-      !radix_order(key_type, keys, n, descending, begin_bit, end_bit, perm)) {
+  if (perm && !radix_order(key_type, keys, n, NULL, 0, descending, begin_bit,
+                           end_bit, perm)) {
+    free(perm);
+    perm = NULL;
+  }
+  return perm;
+}
+
+size_t *ref_segmented_sort_order_new(prism_type key_type, const void *keys,
+                                     size_t n, const uint64_t *offsets,
+                                     size_t num_segments, int descending,
+                                     unsigned begin_bit, unsigned end_bit) {
+  size_t *perm = malloc((n ? n : 1) * sizeof *perm);
+  if (perm && !radix_order(key_type, keys, n, offsets, num_segments, descending,
+                           begin_bit, end_bit, perm)) {
     free(perm);
     perm = NULL;
   }
@@ -238,6 +294,24 @@ void ref_serial_sort(prism_type type, prism_order order, size_t value_size,
   sorting.mask = field_mask(begin_bit, end_bit);
   sorting.descending = order == PRISM_DESCENDING;
   qsort(scratch, n, l.record, comparator(type, l.index));
+}
+
+void ref_serial_segmented_sort(prism_type type, prism_order order,
+                               size_t value_size, unsigned begin_bit,
+                               unsigned end_bit, void *scratch, size_t n,
+                               const uint64_t *offsets, size_t num_segments) {
+  /* The layout of the whole scratch: its records carry their index in the
+   * whole input, which breaks ties within a segment as well. */
+  sort_layout l = layout_of(type, value_size, begin_bit, end_bit, n);
+  compare_fn compare = comparator(type, l.index);
+  sorting.mask = field_mask(begin_bit, end_bit);
+  sorting.descending = order == PRISM_DESCENDING;
+  for (size_t s = 0; s < num_segments; s++) {
+    uint64_t lo = offsets[s], hi = offsets[s + 1];
+    if (lo < hi && hi <= n) /* the contract; a bad segment stays */
+      qsort((char *)scratch + lo * l.record, (size_t)(hi - lo), l.record,
+            compare);
+  }
 }
 
 void ref_serial_sort_store(prism_type type, size_t value_size,

@@ -4,7 +4,8 @@
  * check. Keys sort by their order-preserving image (core/key_order.h, the
  * definition the library's kernels use) restricted to bits [begin_bit,
  * end_bit), complemented for descending order, ties in input order: the
- * order prism_sort_keys and prism_sort_pairs promise.
+ * order prism_sort_keys and prism_sort_pairs promise, and within each
+ * segment the order prism_segmented_sort_keys and _pairs promise.
  */
 #ifndef PRISM_REFERENCE_SORT_H
 #define PRISM_REFERENCE_SORT_H
@@ -12,6 +13,7 @@
 #include "prism.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /**
  * The stable sorted order of n keys of key_type: perm[i] is the input index
@@ -27,6 +29,18 @@ void ref_sort_order(prism_type key_type, const void *keys, size_t n,
 size_t *ref_sort_order_new(prism_type key_type, const void *keys, size_t n,
                            int descending, unsigned begin_bit,
                            unsigned end_bit);
+
+/**
+ * The stable order of a segmented sort: perm[i] is the input index of the
+ * key that lands at i; segments [offsets[s], offsets[s+1]) each sorted as
+ * ref_sort_order sorts, positions outside every segment map to themselves.
+ * offsets: num_segments + 1 host values, non-decreasing, <= n. New malloc'd
+ * array (free it), or NULL when the host is out of memory.
+ */
+size_t *ref_segmented_sort_order_new(prism_type key_type, const void *keys,
+                                     size_t n, const uint64_t *offsets,
+                                     size_t num_segments, int descending,
+                                     unsigned begin_bit, unsigned end_bit);
 
 /*
  * The serial C sort: qsort by key image, what a C programmer would write,
@@ -47,6 +61,13 @@ void ref_serial_sort_load(prism_type type, size_t value_size,
 void ref_serial_sort(prism_type type, prism_order order, size_t value_size,
                      unsigned begin_bit, unsigned end_bit, void *scratch,
                      size_t n);
+/* The serial C segmented sort prism-bench times: ref_serial_sort on each
+ * segment of the scratch that ref_serial_sort_load filled (and
+ * ref_serial_sort_store reads back). */
+void ref_serial_segmented_sort(prism_type type, prism_order order,
+                               size_t value_size, unsigned begin_bit,
+                               unsigned end_bit, void *scratch, size_t n,
+                               const uint64_t *offsets, size_t num_segments);
 void ref_serial_sort_store(prism_type type, size_t value_size,
                            unsigned begin_bit, unsigned end_bit,
                            const void *scratch, size_t n, void *result);

@@ -210,8 +210,52 @@ static void *run_partition(prism_context *ctx, const void *host, size_t n,
   return result;
 }
 
+/* Segmented sort of f32 keys with their input index as value, in
+ * segments of mixed lengths (tiny to a tenth of the array, empty ones
+ * among them; the last keys uncovered): keys then values. */
+static void *run_segmented_sort_pairs(prism_context *ctx, const void *host,
+                                      size_t n, size_t *bytes) {
+  uint32_t *index = harness_malloc(n * sizeof *index);
+  /* No two empty segments in a row: at most 2 * n + 1 segments. */
+  uint64_t *offsets = harness_malloc((2 * n + 2) * sizeof *offsets);
+  for (size_t i = 0; i < n; i++)
+    index[i] = (uint32_t)i;
+  size_t count = 0, at = 0, end = n - n / 50;
+  uint64_t state = n;
+  offsets[0] = 0;
+  while (at < end) {
+    uint64_t r = vec_next(&state);
+    size_t len = r % 97 == 0 ? (size_t)(r >> 8) % (n / 10 + 1) : r % 40;
+    if (len == 0 && count && offsets[count] == offsets[count - 1])
+      len = 1;
+    at = len > end - at ? end : at + len;
+    offsets[++count] = at;
+  }
+  prism_buffer *keys = harness_upload(ctx, host, n * 4);
+  prism_buffer *values = harness_upload(ctx, index, n * 4);
+  prism_buffer *dev_offsets =
+      harness_upload(ctx, offsets, (count + 1) * sizeof *offsets);
+  HARNESS_OK(ctx, prism_segmented_sort_pairs(ctx, PRISM_F32, keys, keys, values,
+                                             values, 4, n, PRISM_U64,
+                                             dev_offsets, count, NULL, NULL));
+  unsigned char *out = harness_malloc(2 * n * 4);
+  HARNESS_OK(ctx, prism_buffer_read(keys, 0, out, n * 4));
+  HARNESS_OK(ctx, prism_buffer_read(values, 0, out + n * 4, n * 4));
+  prism_buffer_destroy(dev_offsets);
+  prism_buffer_destroy(values);
+  prism_buffer_destroy(keys);
+  free(offsets);
+  free(index);
+  *bytes = 2 * n * 4;
+  return out;
+}
+
 Test(cross, sort_pairs_f32) {
   compare_exact("sort pairs f32", run_sort_pairs, PRISM_F32);
+}
+Test(cross, segmented_sort_pairs_f32) {
+  compare_exact("segmented sort pairs f32", run_segmented_sort_pairs,
+                PRISM_F32);
 }
 Test(cross, histogram_u32) {
   compare_exact("histogram u32", run_histogram, PRISM_U32);

@@ -34,9 +34,10 @@ int harness_needs_backend = 1;
 #define N 64          /* elements per call */
 #define GUARD 64      /* bytes after what a call may touch */
 #define BINS 16       /* histogram bins */
-#define MAX_ARGS 4    /* buffer arguments of one entry */
+#define MAX_ARGS 5    /* buffer arguments of one entry */
 #define MAX_ENUMS 4   /* enum arguments of one entry */
 #define MAX_HOSTS 3   /* required host pointers of one entry */
+#define MAX_ALLOWED 4 /* pairs of one entry that may share a buffer */
 #define SORT_N 65536u /* keys per sort in the thread test */
 
 /* ---- What an entry takes ------------------------------------------------- */
@@ -65,7 +66,7 @@ typedef struct entry {
   int ctx_from_buffer; /* no ctx argument: the context is arg 0's */
   int nargs;
   arg_spec args[MAX_ARGS];
-  const char *allowed[3]; /* pairs "a,b" that may be one buffer */
+  const char *allowed[MAX_ALLOWED]; /* pairs "a,b" that may be one buffer */
   int nenums;
   const char *enums[MAX_ENUMS]; /* what the refusal names */
   int nhosts;
@@ -183,6 +184,37 @@ static prism_status call_merge_keys(fixture *f, prism_context *ctx,
                           v->bad_enum == 1 ? (prism_order)bad_value.u32
                                            : PRISM_ASCENDING,
                           b[0], v->n - N / 2, b[1], N / 2, b[2]);
+}
+
+/* N keys, N segments of the walk's offsets (word k is k / 2): segments of
+ * 0 or 1 key over the first N / 2 keys, the rest uncovered. */
+static prism_status call_segmented_sort_keys(fixture *f, prism_context *ctx,
+                                             prism_buffer **b,
+                                             const variant *v) {
+  (void)f;
+  prism_sort_options o;
+  prism_sort_options_init(&o, PRISM_U32);
+  if (v->bad_enum == 1)
+    o.order = (prism_order)bad_value.u32;
+  size_t bad;
+  return prism_segmented_sort_keys(ctx, type_or_bad(v, 0, PRISM_U32), b[0],
+                                   b[1], v->n, type_or_bad(v, 2, PRISM_U32),
+                                   b[2], N, &o, &bad);
+}
+
+static prism_status call_segmented_sort_pairs(fixture *f, prism_context *ctx,
+                                              prism_buffer **b,
+                                              const variant *v) {
+  (void)f;
+  prism_sort_options o;
+  prism_sort_options_init(&o, PRISM_U32);
+  o.order = PRISM_DESCENDING;
+  if (v->bad_enum == 1)
+    o.order = (prism_order)bad_value.u32;
+  return prism_segmented_sort_pairs(ctx, type_or_bad(v, 0, PRISM_U32), b[0],
+                                    b[1], b[2], b[3], v->bad_enum == 3 ? 3 : 4,
+                                    v->n, type_or_bad(v, 2, PRISM_U32), b[4], N,
+                                    &o, NULL);
 }
 
 static prism_status call_gather(fixture *f, prism_context *ctx,
@@ -470,6 +502,30 @@ static const entry entries[] = {
      {0},
      1,
      call_merge_keys},
+    {"prism_segmented_sort_keys",
+     0,
+     3,
+     {IN("keys_in"), OUT("keys_out"), OFFSETS},
+     {"keys_in,keys_out", "keys_in,offsets"},
+     3,
+     {"type", "order", "offset_type"},
+     0,
+     {0},
+     1,
+     call_segmented_sort_keys},
+    {"prism_segmented_sort_pairs",
+     0,
+     5,
+     {IN("keys_in"), OUT("keys_out"), IN("values_in"), OUT("values_out"),
+      OFFSETS},
+     {"keys_in,keys_out", "values_in,values_out", "keys_in,offsets",
+      "values_in,offsets"},
+     4,
+     {"type", "order", "offset_type", "value_size"},
+     0,
+     {0},
+     1,
+     call_segmented_sort_pairs},
     {"prism_gather",
      0,
      3,
@@ -843,7 +899,7 @@ static void walk_scalars(fixture *f, const entry *e) {
 static int allowed(const entry *e, int i, int j) {
   char pair[64];
   snprintf(pair, sizeof pair, "%s,%s", e->args[i].name, e->args[j].name);
-  for (int k = 0; k < 3 && e->allowed[k]; k++)
+  for (int k = 0; k < MAX_ALLOWED && e->allowed[k]; k++)
     if (strcmp(e->allowed[k], pair) == 0)
       return 1;
   return 0;
