@@ -4,7 +4,8 @@
  * algorithm (cub_ref.h's request on the device), and the launchers, one
  * file per family, so that the heaviest CUB instantiations compile in
  * parallel: cub_reduce.cu, cub_scan.cu, cub_sort.cu, cub_histogram.cu,
- * cub_compaction.cu, cub_segmented.cu, cub_merge.cu.
+ * cub_compaction.cu, cub_segmented.cu, cub_merge.cu,
+ * cub_segmented_sort.cu.
  */
 #ifndef PRISM_BENCH_CUB_JOB_CUH
 #define PRISM_BENCH_CUB_JOB_CUH
@@ -30,7 +31,7 @@ struct cub_job {
   size_t temp_bytes;
   const void *in;
   void *out;
-  const void *values_in; // sort pairs
+  const void *values_in; // sort, merge, segmented sort: pairs
   void *values_out;
   void *count;     // compaction: uint64_t on the device
   const void *aux; // edges, flags, offsets (u32) or keys (u32)
@@ -44,7 +45,7 @@ struct cub_job {
   size_t bins;            // histograms
   double lower, upper;    // histogram_even
   prism_value threshold;  // select_if, partition_if: x < threshold
-  size_t num_segments;    // segmented reduce
+  size_t num_segments;    // segmented reduce, segmented sort
   size_t split;           // merge: keys of the first run
   cudaStream_t stream;
   cudaError_t (*launch)(cub_job &j);
@@ -60,6 +61,7 @@ template <typename T> cudaError_t launch_histogram(cub_job &j);
 template <typename T> cudaError_t launch_compaction(cub_job &j);
 template <typename T> cudaError_t launch_segmented(cub_job &j);
 template <typename T> cudaError_t launch_merge(cub_job &j);
+template <typename T> cudaError_t launch_segmented_sort(cub_job &j);
 
 /* The explicit instances a launcher file compiles: every type but u8, or
  * every type. */

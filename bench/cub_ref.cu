@@ -21,6 +21,8 @@
  * - Segmented scan: the scans by key with keys = segment ids (4 bytes
  *   each, built on the host from the head flags), each segment's exclusive
  *   scan starting from the identity.
+ * - Segmented sort over the same u32 offsets (begin = offsets, end =
+ *   offsets + 1), out of place, values the input indices as for sort.
  */
 #include "cub_job.cuh"
 
@@ -64,6 +66,8 @@ template <typename T> cudaError_t launch(cub_job &j) {
       return launch_segmented<T>(j);
     case CUB_REF_MERGE:
       return launch_merge<T>(j);
+    case CUB_REF_SEGMENTED_SORT:
+      return launch_segmented_sort<T>(j);
     default:
       break;
     }
@@ -108,7 +112,9 @@ const char *unsupported(const cub_ref_request &r) {
         (r.upper - r.lower) * static_cast<double>(r.bins) >= 0x1p64)
       return "CUB's bin arithmetic would overflow (range * bins >= 2^64)";
   }
-  if (r.algorithm == CUB_REF_SEGMENTED_REDUCE && r.offset_size != 4)
+  if ((r.algorithm == CUB_REF_SEGMENTED_REDUCE ||
+       r.algorithm == CUB_REF_SEGMENTED_SORT) &&
+      r.offset_size != 4)
     return "CUB reference built for u32 offsets";
   return nullptr;
 }
@@ -125,9 +131,10 @@ size_t out_bytes(const cub_ref_request &r, size_t elem) {
   return r.n * elem;
 }
 
-/* Sort and merge pairs: values beside the keys. */
+/* Sort, merge and segmented sort pairs: values beside the keys. */
 bool sorts_pairs(const cub_ref_request &r) {
-  return (r.algorithm == CUB_REF_SORT || r.algorithm == CUB_REF_MERGE) &&
+  return (r.algorithm == CUB_REF_SORT || r.algorithm == CUB_REF_MERGE ||
+          r.algorithm == CUB_REF_SEGMENTED_SORT) &&
          r.value_size != 0;
 }
 

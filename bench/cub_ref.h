@@ -34,7 +34,9 @@ typedef enum cub_ref_algorithm {
   CUB_REF_SEGMENTED_REDUCE = 10, /* cub::DeviceSegmentedReduce::Sum/Min/Max */
   CUB_REF_SEGMENTED_SCAN = 11,   /* cub::DeviceScan::{In,Ex}clusive{Sum,Scan}
                                     ByKey with keys = segment ids */
-  CUB_REF_MERGE = 12             /* cub::DeviceMerge::Merge{Keys,Pairs} */
+  CUB_REF_MERGE = 12,            /* cub::DeviceMerge::Merge{Keys,Pairs} */
+  CUB_REF_SEGMENTED_SORT = 13    /* cub::DeviceSegmentedSort::StableSort{Keys,
+                                    Pairs}[Descending] */
 } cub_ref_algorithm;
 
 typedef enum cub_ref_status {
@@ -48,9 +50,10 @@ typedef struct cub_ref_request {
   prism_type type;
   prism_op op;
   prism_scan_kind kind; /* scan only */
-  /* Sort and merge: the order, the bits [begin_bit, end_bit) of the key
-   * that take part (sort), and the bytes of each value (0: keys only; 4 or
-   * 8: values are the keys' input indices). */
+  /* Sort, merge and segmented sort: the order, the bits [begin_bit,
+   * end_bit) of the key that take part (sort; segmented sort: all), and the
+   * bytes of each value (0: keys only; 4 or 8: values are the keys' input
+   * indices). */
   prism_order order;
   size_t value_size;
   unsigned begin_bit, end_bit;
@@ -65,7 +68,7 @@ typedef struct cub_ref_request {
   /* Host data besides the input: the n one-byte flags (select-flagged;
    * segmented scan: head flags, turned into segment ids for CUB's by-key
    * scan), the num_segments + 1 offsets of offset_size bytes (segmented
-   * reduce), or the histogram edges. */
+   * reduce, segmented sort; 4: n < 2^32), or the histogram edges. */
   const void *aux;
   size_t aux_bytes;
   size_t offset_size; /* 4 or 8 */
@@ -78,8 +81,8 @@ typedef struct cub_ref_request {
                    elements; sort n keys then n values; histograms bins
                    counters; compaction the count as a uint64_t, then n
                    elements; segmented reduce num_segments elements;
-                   segmented scan n elements; merge n keys then n
-                   values */
+                   segmented scan n elements; merge and segmented sort
+                   n keys then n values */
 } cub_ref_request;
 
 /* Whether CUDA device `device` can run CUB: 1 with its name, or 0 with the

@@ -104,6 +104,27 @@ void input_fill_random_bits(prism_type type, void *dst, size_t n,
   }
 }
 
+void input_fill_indices(void *dst, size_t n, size_t value_size) {
+  for (size_t i = 0; i < n; i++) {
+    if (value_size == 4)
+      ((uint32_t *)dst)[i] = (uint32_t)i;
+    else
+      ((uint64_t *)dst)[i] = (uint64_t)i;
+  }
+}
+
+#define FINGERPRINT_SAMPLES 4096
+
+uint64_t input_fingerprint(const void *data, size_t n, size_t size) {
+  uint64_t h = 1469598103934665603u ^ n; /* FNV-1a */
+  const unsigned char *bytes = data;
+  size_t step = n / FINGERPRINT_SAMPLES + 1;
+  for (size_t i = 0; i < n; i += step)
+    for (size_t b = 0; b < size; b++)
+      h = (h ^ bytes[i * size + b]) * 1099511628211u;
+  return h;
+}
+
 /* ---- Histograms ---------------------------------------------------------- */
 
 void input_histogram_bounds(prism_type type, double *lower, double *upper) {
@@ -318,7 +339,7 @@ static size_t part_count(size_t len, size_t mean) {
 }
 
 size_t input_segment_count(size_t n, size_t mean, int skew) {
-  if (!skew)
+  if (skew != INPUT_SEGMENTS_SKEW)
     return part_count(n, mean);
   size_t big = n / 2, before = (n - big) / 2, after = n - big - before;
   return part_count(before, INPUT_SEGMENT_MEAN) + (big > 0) +
@@ -356,12 +377,41 @@ static size_t lay_out(size_t start, size_t len, size_t mean, uint64_t *s,
   return index;
 }
 
+/* A draw of the Pareto distribution with minimum 1 (inverse transform of a
+ * uniform in (0, 1]). */
+static double pareto_draw(uint64_t *s) {
+  double u = (double)((input_random(s) >> 11) + 1) * 0x1p-53;
+  return pow(u, -1.0 / INPUT_PARETO_SHAPE);
+}
+
+/* The starts of count segments covering [0, n): each gets one element, and
+ * the other n - count go in proportion to a Pareto draw. The offsets round
+ * the running sum of the draws down, so they never decrease and the last
+ * segment ends at n exactly; the draws are made twice (the total first) so
+ * that nothing is allocated. Returns the next index. */
+static size_t lay_out_pareto(size_t n, size_t count, uint64_t seed,
+                             size_t offset_size, void *offsets) {
+  uint64_t s = seed;
+  double total = 0, sum = 0, rest = (double)(n - count);
+  for (size_t i = 0; i < count; i++)
+    total += pareto_draw(&s);
+  s = seed;
+  for (size_t i = 0; i < count; i++) {
+    size_t share = (size_t)(rest * (sum / total));
+    set_offset(offset_size, offsets, i, i + share);
+    sum += pareto_draw(&s);
+  }
+  return count;
+}
+
 void input_segment_offsets(size_t n, size_t mean, int skew, uint64_t seed,
                            size_t offset_size, void *offsets) {
   uint64_t s = seed;
   size_t index;
-  if (!skew) {
+  if (skew == INPUT_SEGMENTS_EVEN) {
     index = lay_out(0, n, mean, &s, offset_size, offsets, 0);
+  } else if (skew == INPUT_SEGMENTS_PARETO) {
+    index = lay_out_pareto(n, part_count(n, mean), seed, offset_size, offsets);
   } else {
     size_t big = n / 2, before = (n - big) / 2;
     index = lay_out(0, before, INPUT_SEGMENT_MEAN, &s, offset_size, offsets, 0);

@@ -29,6 +29,15 @@ void input_fill_random(prism_type type, void *dst, size_t n, uint64_t seed);
 void input_fill_random_bits(prism_type type, void *dst, size_t n,
                             uint64_t seed);
 
+/* Fill n values of value_size bytes (4 or 8) with 0, 1, ..., n - 1: each
+ * key's input index, the values of the sorts' and merge's pairs. */
+void input_fill_indices(void *dst, size_t n, size_t value_size);
+
+/* A fingerprint of n elements of size bytes: n and up to 4096 of them,
+ * spread over the array. For caches of what a check derives from its
+ * input (a reference order), not for telling arrays apart in general. */
+uint64_t input_fingerprint(const void *data, size_t n, size_t size);
+
 /* ---- Histograms ---------------------------------------------------------- */
 
 /* [lower, upper) of histogram_even over type: the sample values the
@@ -78,14 +87,30 @@ size_t input_fill_runs(prism_type type, void *dst, size_t n, double head,
  * skewed layout. */
 #define INPUT_SEGMENT_MEAN 1000
 
+/* How segment lengths spread (the `skew` of bench_case and the functions
+ * below). */
+enum {
+  INPUT_SEGMENTS_EVEN = 0,  /* at random from 1 to about twice the mean */
+  INPUT_SEGMENTS_SKEW = 1,  /* one segment holds half the data */
+  INPUT_SEGMENTS_PARETO = 2 /* a power law: Pareto, INPUT_PARETO_SHAPE */
+};
+
+/* The shape (tail index) of the Pareto lengths: above 1 the mean is
+ * finite; below 2 the variance is not, so most segments are shorter than
+ * the mean while the longest are tens to thousands of times it (the more
+ * segments, the longer: about count^(1 / shape) times the shortest). */
+#define INPUT_PARETO_SHAPE 1.2
+
 /* How many segments input_segment_offsets lays n elements out in: n / mean
- * (at least 1); skew: one segment of n / 2 elements, with segments of
- * INPUT_SEGMENT_MEAN on either side of it. */
+ * (at least 1), even or Pareto; skew: one segment of n / 2 elements, with
+ * segments of INPUT_SEGMENT_MEAN on either side of it. */
 size_t input_segment_count(size_t n, size_t mean, int skew);
 
 /* The segments + 1 offsets (offset_size bytes each, 4 or 8) of that layout,
- * from 0 to n. Every segment is non-empty; lengths vary at random from 1 to
- * about twice the mean (the middle one of a skewed layout holds n / 2). */
+ * from 0 to n. Every segment is non-empty. Even: lengths vary at random
+ * from 1 to about twice the mean; skew: the middle segment holds n / 2;
+ * Pareto: lengths 1 + the rest of n in proportion to draws of a Pareto
+ * distribution (minimum 1, INPUT_PARETO_SHAPE), in the order drawn. */
 void input_segment_offsets(size_t n, size_t mean, int skew, uint64_t seed,
                            size_t offset_size, void *offsets);
 

@@ -7,6 +7,7 @@
  */
 #include "compare.h"
 #include "device_info.h"
+#include "input.h"
 #include "measure.h"
 #include "meta.h"
 #include "options.h"
@@ -249,6 +250,7 @@ static void run_primitive(bench_run *run, bench_device *dev,
  * print ("segmented-scan ex sum 1000"). */
 static int label_width(const bench_options *opt) {
   size_t widest_bins = 0, widest_segment = 4; /* "skew" */
+  static const char pareto[] = "pareto:";
   char buf[32];
   for (int i = 0; i < opt->bin_count; i++) {
     size_t len = (size_t)snprintf(buf, sizeof buf, "%zu", opt->bins[i]);
@@ -257,6 +259,8 @@ static int label_width(const bench_options *opt) {
   }
   for (int i = 0; i < opt->segment_count; i++) {
     size_t len = (size_t)snprintf(buf, sizeof buf, "%zu", opt->segments[i]);
+    if (opt->skews[i] == INPUT_SEGMENTS_PARETO)
+      len += sizeof pareto - 1;
     if (len > widest_segment)
       widest_segment = len;
   }

@@ -53,14 +53,15 @@ static const char usage[] =
     "  --op LIST               sum, min, max (default sum)\n"
     "  --kind LIST             scans: inclusive, exclusive (default "
     "exclusive)\n"
-    "  --order LIST            sort: ascending, descending (default "
-    "ascending)\n"
-    "  --values LIST           sort: bytes of value moved with each key:\n"
-    "                          0 (keys only, prism_sort_keys; the default),\n"
-    "                          4 or 8 (prism_sort_pairs; each value is its\n"
-    "                          key's input index, so the check of the values\n"
+    "  --order LIST            sort, merge, segmented-sort: ascending,\n"
+    "                          descending (default ascending)\n"
+    "  --values LIST           sort, merge, segmented-sort: bytes of value\n"
+    "                          moved with each key: 0 (keys only,\n"
+    "                          prism_sort_keys; the default), 4 or 8\n"
+    "                          (prism_sort_pairs; each value is its key's\n"
+    "                          input index, so the check of the values\n"
     "                          checks stability)\n"
-    "  --pairs                 sort: the same as --values 4\n"
+    "  --pairs                 sort, merge, segmented-sort: --values 4\n"
     "  --bits BEGIN:END        sort: only bits [BEGIN, END) of the key's\n"
     "                          order-preserving image take part (default:\n"
     "                          all; rows of narrower types are skipped)\n"
@@ -78,11 +79,15 @@ static const char usage[] =
     "                          of elements kept (x < a, or flags); unique: "
     "the\n"
     "                          fraction that start a run (default 0.5)\n"
-    "  --segment LIST          segmented-reduce, segmented-scan: the mean\n"
-    "                          segment length (lengths vary at random from 1\n"
-    "                          to twice that), or `skew`: one segment holds\n"
-    "                          half the data, the others are ~%d long\n"
-    "                          (default %d)\n"
+    "  --segment LIST          segmented-reduce, segmented-scan,\n"
+    "                          segmented-sort: the mean segment length\n"
+    "                          (n / it segments; lengths vary at random from\n"
+    "                          1 to twice that), `skew`: one segment holds\n"
+    "                          half the data, the others are ~%d long, or\n"
+    "                          `pareto[:MEAN]`: a power law, lengths 1 + a\n"
+    "                          share of the rest in proportion to Pareto\n"
+    "                          draws (shape %g, seeded), n / MEAN segments\n"
+    "                          (MEAN and the default length: %d)\n"
     "  --graph LIST            bfs: rmat:SCALE[:EDGEFACTOR] (Graph500's\n"
     "                          Kronecker graph; edge factor 16 by default),\n"
     "                          grid:W[xH], path:N, star:N, or a file: Matrix\n"
@@ -165,6 +170,10 @@ static const char usage[] =
     "Compaction calls are timed with the count left in a device buffer, as\n"
     "when chaining calls (CUB's likewise). Segmented reduce takes offsets,\n"
     "segmented scan one-byte head flags (CUB: scan by key, segment ids).\n"
+    "segmented-sort sorts each segment by offsets, out of place (the call\n"
+    "waits once for its split by length; CUB: DeviceSegmentedSort's stable\n"
+    "sorts); GB/s counts the keys and values read and written once and the\n"
+    "offsets read once.\n"
     "gather and scatter take a random permutation of [0, n) as u32 indices,\n"
     "unchecked (queued); their reference is the copy row.\n"
     "bfs times each search alone (the call waits for its result) and reports\n"
@@ -197,9 +206,10 @@ static void print_usage(void) {
   char names[512], defaults[256];
   primitive_names(0, names, sizeof names);
   primitive_names(1, defaults, sizeof defaults);
-  printf(usage, names, defaults, INPUT_SEGMENT_MEAN, INPUT_SEGMENT_MEAN,
-         DEFAULT_GRAPH, DEFAULT_SOURCES, MATRIX_HUGEROW_ROW_ENTRIES,
-         DENSE_SKINNY_SIDE, PRISM_STENCIL_MAX_RADIUS, DEFAULT_REPS, QUICK_REPS);
+  printf(usage, names, defaults, INPUT_SEGMENT_MEAN, INPUT_PARETO_SHAPE,
+         INPUT_SEGMENT_MEAN, DEFAULT_GRAPH, DEFAULT_SOURCES,
+         MATRIX_HUGEROW_ROW_ENTRIES, DENSE_SKINNY_SIDE,
+         PRISM_STENCIL_MAX_RADIUS, DEFAULT_REPS, QUICK_REPS);
 }
 
 static int bad(const char *option, const char *fmt, ...)
@@ -507,16 +517,26 @@ static int keep_item(const char *option, const char *item, bench_options *opt) {
   return 0;
 }
 
-/* A mean segment length, or `skew`. */
+/* A mean segment length, `skew`, or `pareto[:MEAN]`. */
 static int segment_item(const char *option, const char *item,
                         bench_options *opt) {
+  static const char pareto[] = "pareto";
+  const size_t pareto_len = sizeof pareto - 1;
   size_t mean = INPUT_SEGMENT_MEAN;
-  int skew = strcmp(item, "skew") == 0;
-  if (!skew && !parse_size(item, &mean))
+  int skew = INPUT_SEGMENTS_EVEN;
+  if (strcmp(item, "skew") == 0) {
+    skew = INPUT_SEGMENTS_SKEW;
+  } else if (strncmp(item, pareto, pareto_len) == 0 &&
+             (item[pareto_len] == '\0' || item[pareto_len] == ':')) {
+    skew = INPUT_SEGMENTS_PARETO;
+    if (item[pareto_len] == ':' && !parse_size(item + pareto_len + 1, &mean))
+      return bad(option, "'%s': the mean after pareto: is not a length", item);
+  } else if (!parse_size(item, &mean)) {
     return bad(option,
-               "'%s' is not a segment length (e.g. 1000, 2^16) or "
-               "`skew`",
+               "'%s' is not a segment length (e.g. 1000, 2^16), `skew` or "
+               "`pareto[:MEAN]`",
                item);
+  }
   if (opt->segment_count == OPTIONS_MAX_ITEMS)
     return too_many(option);
   opt->segments[opt->segment_count] = mean;

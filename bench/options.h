@@ -50,7 +50,7 @@ typedef struct bench_options {
   int dist_count;
   double keeps[OPTIONS_MAX_ITEMS]; /* compaction */
   int keep_count;
-  /* Segmented: mean lengths, and whether the layout is skewed. */
+  /* Segmented: mean lengths, and how lengths spread (INPUT_SEGMENTS_*). */
   size_t segments[OPTIONS_MAX_ITEMS];
   int skews[OPTIONS_MAX_ITEMS];
   int segment_count;

@@ -39,8 +39,9 @@ typedef struct bench_case {
   /* select, select-flagged, partition: the fraction of elements kept;
    * unique: the fraction of elements that start a run. */
   double keep;
-  /* Segmented: the mean segment length; with skew, one segment holds half
-   * the data and the others have input.h's INPUT_SEGMENT_MEAN. */
+  /* Segmented: the mean segment length, and how lengths spread (input.h's
+   * INPUT_SEGMENTS_*): even; skew, one segment holds half the data and the
+   * others have INPUT_SEGMENT_MEAN; or Pareto, a power law. */
   size_t segment;
   int skew;
   size_t n;
@@ -84,7 +85,8 @@ typedef struct bench_primitive {
    * pairs; histograms bins counters (u32, u64 above UINT32_MAX samples);
    * compaction the number kept as a uint64_t, then n elements (select and
    * unique: the first `count` are meaningful; partition: all n); segmented
-   * reduce one element per segment, segmented scan n. Asked after fill. */
+   * reduce one element per segment, segmented scan n; segmented sort as
+   * sort. Asked after fill. */
   size_t (*result_bytes)(const bench_case *c);
   /* The least traffic one call needs: the roofline numerator. */
   double (*bytes_moved)(const bench_case *c);
@@ -141,6 +143,7 @@ extern const bench_primitive bench_partition;
 extern const bench_primitive bench_unique;
 extern const bench_primitive bench_segmented_reduce;
 extern const bench_primitive bench_segmented_scan;
+extern const bench_primitive bench_segmented_sort;
 extern const bench_primitive bench_gather;    /* prim_gather_scatter.c */
 extern const bench_primitive bench_scatter;   /* prim_gather_scatter.c */
 extern const bench_primitive bench_bfs;       /* bfs.c: measure_all */

@@ -16,6 +16,7 @@ const bench_primitive *const bench_primitives[] = {
     &bench_unique,
     &bench_segmented_reduce,
     &bench_segmented_scan,
+    &bench_segmented_sort,
     &bench_gather,
     &bench_scatter,
     &bench_bfs,

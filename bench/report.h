@@ -58,7 +58,8 @@ typedef struct report_row {
   const char *dist;            /* histograms: "uniform", "one-bin" */
   double keep;      /* compaction: fraction kept; -1 where it does not apply */
   size_t segment;   /* segmented: mean segment length; 0: does not apply */
-  int skew;         /* segmented: one segment holds half the data */
+  int skew;         /* segmented: input.h's INPUT_SEGMENTS_* (skew: one segment
+                       holds half the data; pareto: power-law lengths) */
   const char *type; /* "i32", ..., "byte" */
   size_t n;         /* elements */
   double seconds;   /* median time of one call */

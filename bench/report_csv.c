@@ -101,10 +101,9 @@ static void parameters(FILE *out, const report_row *row) {
   if (row->keep >= 0)
     fprintf(out, "%g", row->keep);
   fputc(',', out);
-  if (row->skew)
-    fputs("skew", out);
-  else if (row->segment)
-    fprintf(out, "%zu", row->segment);
+  char segment[64];
+  report_format_segment(row, segment, sizeof segment);
+  fputs(segment, out);
 }
 
 /* The measured columns: seconds to ratio. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "report_format.h"
 
+#include "input.h"
 #include "prism.h"
 
 #include <stdio.h>
@@ -93,12 +94,19 @@ void report_variant(const report_row *row, char *buf, size_t size) {
     snprintf(part, sizeof part, "%g%%", 100 * row->keep);
     add(buf, size, part);
   }
-  if (row->skew) {
-    add(buf, size, "skew");
-  } else if (row->segment) {
-    snprintf(part, sizeof part, "%zu", row->segment);
-    add(buf, size, part);
-  }
+  report_format_segment(row, part, sizeof part);
+  add(buf, size, part);
+}
+
+void report_format_segment(const report_row *row, char *buf, size_t size) {
+  if (row->skew == INPUT_SEGMENTS_SKEW)
+    snprintf(buf, size, "skew");
+  else if (row->skew == INPUT_SEGMENTS_PARETO)
+    snprintf(buf, size, "pareto:%zu", row->segment);
+  else if (row->segment)
+    snprintf(buf, size, "%zu", row->segment);
+  else if (size)
+    buf[0] = '\0';
 }
 
 void report_format_n(size_t n, char *buf, size_t size) {

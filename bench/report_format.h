@@ -38,6 +38,10 @@ int report_spread_wide(const report_row *row);
  * bfs rows: the graph. "" for none. */
 void report_variant(const report_row *row, char *buf, size_t size);
 
+/* A segmented row's layout as --segment takes it: "1000", "skew" or
+ * "pareto:1000"; "" when the row has none. */
+void report_format_segment(const report_row *row, char *buf, size_t size);
+
 /* "2^20" for powers of two from 2^10, else decimal. */
 void report_format_n(size_t n, char *buf, size_t size);
 

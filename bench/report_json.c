@@ -12,6 +12,7 @@
  */
 #include "report_format.h"
 
+#include "input.h"
 #include "json_write.h"
 
 #include <stdio.h>
@@ -96,10 +97,13 @@ static void parameters(json_writer *w, const report_row *row) {
   else
     json_null(w, "keep");
   positive(w, "segment", (double)row->segment);
-  if (row->segment)
-    json_bool(w, "skew", row->skew);
-  else
+  if (row->segment) {
+    json_bool(w, "skew", row->skew == INPUT_SEGMENTS_SKEW);
+    json_bool(w, "pareto", row->skew == INPUT_SEGMENTS_PARETO);
+  } else {
     json_null(w, "skew");
+    json_null(w, "pareto");
+  }
 }
 
 static void measures(json_writer *w, const report_row *row) {

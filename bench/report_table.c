@@ -267,8 +267,10 @@ static void parameter_legend(FILE *out) {
           "count; the percentage is --keep. Segmented\nreduce reads the "
           "elements and the offsets and writes a result per segment;\n"
           "segmented scan reads the elements and one-byte head flags and "
-          "writes n; the\nnumber is the mean segment length, skew: one "
-          "segment holds half the data.\n");
+          "writes n; segmented\nsort reads and writes the keys (and "
+          "values) and reads the offsets. The\nnumber is the mean segment "
+          "length, skew: one segment holds half the data,\npareto:MEAN: "
+          "power-law lengths of that mean.\n");
 }
 
 static void graph_legend(FILE *out) {

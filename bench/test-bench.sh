@@ -23,6 +23,12 @@
 #     radius past the largest fail at option parsing (exit 2). Exit 77
 #     when the backend implements neither (every prism row skipped as
 #     unsupported).
+#   test-bench.sh segmented-sort BENCH DIR HAVE_ZLIB
+#     segmented-sort keys and pairs (4- and 8-byte values), both orders,
+#     u32 and f64, over short, skewed and Pareto (power-law) segments:
+#     every row verified, each prism row with its ratio to a reference
+#     (serial C on CPU devices, CUB on NVIDIA ones in CUDA builds). Exit
+#     77 when the backend does not implement it.
 # Exit 77 (skipped) when the machine has no device the bench can open.
 set -u
 step=$1 bench=$2 dir=$3 zlib=$4
@@ -181,10 +187,44 @@ dense_step() {
   return 0
 }
 
+# The segmented-sort rows of $1: 77 when the backend implements none, else
+# $2 prism rows on each device, each with a ratio, and every row ok.
+check_segmented_sort_rows() {
+  command -v python3 >/dev/null 2>&1 || return 0
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["rows"] if r["primitive"] == "segmented-sort" and
+        r["backend"] not in ("serial", "cub")]
+if rows and all(r["status"] == "skip" and "not implemented" in (r["note"] or "") for r in rows):
+    print("skipped: " + rows[0]["note"], file=sys.stderr)
+    sys.exit(77)
+want = int(sys.argv[2]) * len(d["meta"]["devices"])
+assert len(rows) == want, "%d prism segmented-sort rows, want %d" % (len(rows), want)
+bad = [r for r in d["rows"] if r["status"] != "ok"]
+assert not bad, "a row is not ok: %r" % bad[0]
+assert all(r["ratio"] for r in rows), "a segmented-sort row has no ratio"' "$1" "$2"
+}
+
+segmented_sort_step() {
+  run_bench segmented-sort --type u32,f64 --values 0,4,8 \
+    --order ascending,descending --segment 16,skew,pareto:64 --n 2^12 \
+    --reps 2 --json --output "$dir/segmented-sort.json"
+  # 2 types x 3 value sizes x 2 orders x 3 layouts.
+  check_segmented_sort_rows "$dir/segmented-sort.json" 36
+  rc=$?
+  [ $rc -eq 77 ] && exit 77
+  [ $rc -eq 0 ] || fail "$dir/segmented-sort.json is not the JSON expected"
+  PRISM_BACKEND=bogus "$bench" segmented-sort --segment pareto:x 2>"$dir/stderr"
+  rc=$?
+  [ $rc -eq 2 ] || fail "--segment pareto:x exited $rc, want 2"
+  return 0
+}
+
 case $step in
 json) json_step ;;
 graph) graph_step ;;
 spmv) spmv_step ;;
 dense) dense_step ;;
+segmented-sort) segmented_sort_step ;;
 *) fail "unknown step $step" ;;
 esac
