@@ -545,7 +545,8 @@ PRISM_API prism_status prism_sort_pairs(prism_context *ctx, prism_type key_type,
  * length (each class gets the kernel that suits it: a warp, a block in
  * shared memory, a block over global memory, the device-wide sort), so it
  * waits once for that split before it queues the sorts (once more when a
- * segment is longer than 2^20 keys); the sorts themselves are queued.
+ * few segments are long enough for the device-wide sort: it reads their
+ * bounds); the sorts themselves are queued.
  * Because it waits anyway, the offsets are always checked: segment s is bad
  * when offsets[s] > offsets[s + 1], or either is negative or greater than
  * n. If any is, nothing is sorted or written and the call returns
