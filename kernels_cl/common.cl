@@ -281,3 +281,29 @@ T wg_reduce(T x, __local T *buf) {
   }
 
 PRISM_DEFINE_WG_SCAN(wg_scan_exclusive, T, op, IDENTITY)
+
+/*
+ * Segment offsets as the segmented primitives take them (core/check.h):
+ * num_segments + 1 integers of u32, i32, u64 or i64, named at run time by
+ * offset_code = OFFSET_SIGNED | OFFSET_WIDE, so one program serves every
+ * offset type. backend_cuda/segmented.cuh reads them the same way.
+ */
+#define OFFSET_SIGNED 1u
+#define OFFSET_WIDE 2u
+
+/* Offset s clamped to [0, n]; *ok = whether it lay in [0, n]. */
+ulong offset_load(__global const uchar *offsets, ulong s, uint code, ulong n,
+                  uint *ok) {
+  ulong v;
+  int negative;
+  if (code & OFFSET_WIDE) {
+    v = ((__global const ulong *)offsets)[s];
+    negative = (code & OFFSET_SIGNED) && (long)v < 0;
+  } else {
+    const uint w = ((__global const uint *)offsets)[s];
+    negative = (code & OFFSET_SIGNED) && (int)w < 0;
+    v = w;
+  }
+  *ok = !negative && v <= n;
+  return negative ? 0 : min(v, n);
+}

@@ -50,9 +50,6 @@
  * atomics needed); the host reads the slots back.
  */
 
-#define OFFSET_SIGNED 1u
-#define OFFSET_WIDE 2u
-
 #define KIND_NONE 0u
 #define KIND_START 1u
 #define KIND_END 2u
@@ -126,23 +123,6 @@ uint flag_set(__global const uchar *flags, ulong i, uint flag_bytes) {
   if (flag_bytes == 4)
     return ((__global const uint *)flags)[i] != 0;
   return ((__global const ulong *)flags)[i] != 0;
-}
-
-/* Offset s clamped to [0, n]; *ok = whether it lay in [0, n]. */
-ulong offset_load(__global const uchar *offsets, ulong s, uint code, ulong n,
-                  uint *ok) {
-  ulong v;
-  int negative;
-  if (code & OFFSET_WIDE) {
-    v = ((__global const ulong *)offsets)[s];
-    negative = (code & OFFSET_SIGNED) && (long)v < 0;
-  } else {
-    const uint w = ((__global const uint *)offsets)[s];
-    negative = (code & OFFSET_SIGNED) && (int)w < 0;
-    v = w;
-  }
-  *ok = !negative && v <= n;
-  return negative ? 0 : min(v, n);
 }
 
 uint bit_set(__global const uint *bits, ulong i) {

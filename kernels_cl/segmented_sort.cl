@@ -53,7 +53,7 @@
  *   PRISM_SMALL_LOCAL   segsort_small's __local bytes as the host stated
  *                       them (tuning.h's PRISM__CL_SEGSORT_SMALL_LOCAL).
  * Offsets arrive as run-time arguments (offset_code OFFSET_SIGNED |
- * OFFSET_WIDE, as segmented.cl reads them), so one program serves every
+ * OFFSET_WIDE, read by common.cl's offset_load), so one program serves every
  * offset type. Keys move as raw bits (f64 keys need no cl_khr_fp64).
  */
 
@@ -77,10 +77,6 @@
 #define V uint
 #endif
 
-/* The offset types, as segmented.cl codes them. */
-#define OFFSET_SIGNED 1u
-#define OFFSET_WIDE 2u
-
 /* The classes with a list, in the order of their counts in the header;
  * CLASS_NONE has none. */
 #define CLASS_SMALL 0u
@@ -93,23 +89,6 @@
  * class counts. */
 #define HEADER_BAD 0
 #define HEADER_COUNTS 1
-
-/* Offset s clamped to [0, n]; *ok = whether it lay in [0, n]. */
-ulong segsort_offset(__global const uchar *offsets, ulong s, uint code, ulong n,
-                     uint *ok) {
-  ulong v;
-  int negative;
-  if (code & OFFSET_WIDE) {
-    v = ((__global const ulong *)offsets)[s];
-    negative = (code & OFFSET_SIGNED) && (long)v < 0;
-  } else {
-    const uint w = ((__global const uint *)offsets)[s];
-    negative = (code & OFFSET_SIGNED) && (int)w < 0;
-    v = w;
-  }
-  *ok = !negative && v <= n;
-  return negative ? 0 : min(v, n);
-}
 
 /* The class of a good segment of length len. */
 uint segsort_class(ulong len, ulong small_max, ulong block_max,
@@ -149,8 +128,8 @@ segsort_classify(PRISM_BUF(const uchar, offsets), uint offset_code,
   ulong lo = 0, hi = 0;
   if (s < num_segments) {
     uint ok_lo, ok_hi;
-    lo = segsort_offset(offsets, s, offset_code, n, &ok_lo);
-    hi = segsort_offset(offsets, s + 1, offset_code, n, &ok_hi);
+    lo = offset_load(offsets, s, offset_code, n, &ok_lo);
+    hi = offset_load(offsets, s + 1, offset_code, n, &ok_hi);
     if (ok_lo && ok_hi && lo <= hi)
       cls = segsort_class(hi - lo, small_max, block_max, copy_singles);
     else
