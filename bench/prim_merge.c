@@ -67,12 +67,8 @@ static int merge_fill(bench_case *c, void *input, uint64_t seed) {
   if (sort_run(c, input, half(c)) != 0 ||
       sort_run(c, (unsigned char *)input + half(c) * ks, c->n - half(c)) != 0)
     return -1;
-  for (size_t i = 0; i < c->n; i++) {
-    if (c->value_size == 4)
-      ((uint32_t *)c->aux)[i] = (uint32_t)i;
-    else if (c->value_size == 8)
-      ((uint64_t *)c->aux)[i] = (uint64_t)i;
-  }
+  if (c->value_size != 0)
+    input_fill_indices(c->aux, c->n, c->value_size);
   return 0;
 }
 

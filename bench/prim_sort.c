@@ -46,15 +46,8 @@ static prism_status upload_indices(prism_context *ctx, const bench_case *c,
   void *host = malloc(bytes ? bytes : 1);
   if (!host)
     return (prism_status)-1; /* host out of memory */
-  for (size_t i = 0; i < c->n; i++) {
-    if (c->value_size == 4)
-      ((uint32_t *)host)[i] = (uint32_t)i;
-    else
-      ((uint64_t *)host)[i] = (uint64_t)i;
-  }
-  prism_status st = prism_buffer_create(ctx, bytes, out);
-  if (st == PRISM_OK)
-    st = prism_buffer_write(*out, 0, host, bytes);
+  input_fill_indices(host, c->n, c->value_size);
+  prism_status st = bench_upload(ctx, host, bytes, out);
   free(host);
   return st;
 }
@@ -107,17 +100,6 @@ static prism_status sort_read_result(void *state, void *result) {
   return st;
 }
 
-/* A fingerprint of the input: its size and 4096 keys spread over it. */
-static uint64_t fingerprint(const void *in, size_t n, size_t ks) {
-  uint64_t h = 1469598103934665603u ^ n;
-  const unsigned char *bytes = in;
-  size_t step = n / 4096 + 1;
-  for (size_t i = 0; i < n; i += step)
-    for (size_t b = 0; b < ks; b++)
-      h = (h ^ bytes[i * ks + b]) * 1099511628211u;
-  return h;
-}
-
 /* The last reference order computed: every device's result for one case
  * (keys and pairs alike) checks against one host sort, which at 2^28 keys
  * takes longer than the timed runs. Kept until the next case's. */
@@ -131,7 +113,7 @@ static struct {
 } cached;
 
 static const size_t *reference_order(const bench_case *c) {
-  uint64_t fp = fingerprint(c->input, c->n, prism_type_size(c->type));
+  uint64_t fp = input_fingerprint(c->input, c->n, prism_type_size(c->type));
   if (cached.order && cached.type == c->type && cached.direction == c->order &&
       cached.begin == c->begin_bit && cached.end == c->end_bit &&
       cached.n == c->n && cached.fingerprint == fp)
