@@ -102,19 +102,6 @@ static void segsort_teardown(void *state) {
   free(s);
 }
 
-/* values_in: each key's input index. */
-static prism_status upload_indices(prism_context *ctx, const bench_case *c,
-                                   prism_buffer **out) {
-  size_t bytes = c->n * c->value_size;
-  void *host = malloc(bytes ? bytes : 1);
-  if (!host)
-    return (prism_status)-1; /* host out of memory */
-  input_fill_indices(host, c->n, c->value_size);
-  prism_status st = bench_upload(ctx, host, bytes, out);
-  free(host);
-  return st;
-}
-
 static prism_status segsort_setup(prism_context *ctx, const bench_case *c,
                                   void **state) {
   segsort_state *s = calloc(1, sizeof *s);
@@ -131,7 +118,7 @@ static prism_status segsort_setup(prism_context *ctx, const bench_case *c,
     st = bench_upload(ctx, device_offsets(c), device_offset_bytes(c),
                       &s->offsets);
   if (st == PRISM_OK && c->value_size) {
-    st = upload_indices(ctx, c, &s->values_in);
+    st = bench_upload_indices(ctx, c, &s->values_in);
     if (st == PRISM_OK)
       st = prism_buffer_create(ctx, c->n * c->value_size, &s->values_out);
   }

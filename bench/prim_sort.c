@@ -39,19 +39,6 @@ static void sort_teardown(void *state) {
   free(s);
 }
 
-/* values_in: 0, 1, ..., n - 1, as 4- or 8-byte integers. */
-static prism_status upload_indices(prism_context *ctx, const bench_case *c,
-                                   prism_buffer **out) {
-  size_t bytes = c->n * c->value_size;
-  void *host = malloc(bytes ? bytes : 1);
-  if (!host)
-    return (prism_status)-1; /* host out of memory */
-  input_fill_indices(host, c->n, c->value_size);
-  prism_status st = bench_upload(ctx, host, bytes, out);
-  free(host);
-  return st;
-}
-
 static prism_status sort_setup(prism_context *ctx, const bench_case *c,
                                void **state) {
   sort_state *s = calloc(1, sizeof *s);
@@ -68,7 +55,7 @@ static prism_status sort_setup(prism_context *ctx, const bench_case *c,
   if (st == PRISM_OK)
     st = prism_buffer_create(ctx, key_bytes, &s->keys_out);
   if (st == PRISM_OK && c->value_size) {
-    st = upload_indices(ctx, c, &s->values_in);
+    st = bench_upload_indices(ctx, c, &s->values_in);
     if (st == PRISM_OK)
       st = prism_buffer_create(ctx, c->n * c->value_size, &s->values_out);
   }

@@ -163,6 +163,12 @@ const bench_primitive *bench_primitive_find(const char *name);
 prism_status bench_upload_input(prism_context *ctx, const bench_case *c,
                                 prism_buffer **out);
 
+/* A buffer holding each key's input index, 0 .. n - 1, as value_size-byte
+ * integers: the values of the sorts' pairs (helper for setup functions;
+ * (prism_status)-1 when the host is out of memory). */
+prism_status bench_upload_indices(prism_context *ctx, const bench_case *c,
+                                  prism_buffer **out);
+
 /* A buffer holding bytes of host data (helper for setup functions). */
 prism_status bench_upload(prism_context *ctx, const void *host, size_t bytes,
                           prism_buffer **out);

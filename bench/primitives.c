@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "primitive.h"
 
+#include "input.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 const bench_primitive *const bench_primitives[] = {
@@ -57,6 +60,18 @@ prism_status bench_upload(prism_context *ctx, const void *host, size_t bytes,
 prism_status bench_upload_input(prism_context *ctx, const bench_case *c,
                                 prism_buffer **out) {
   return bench_upload(ctx, c->input, c->n * prism_type_size(c->type), out);
+}
+
+prism_status bench_upload_indices(prism_context *ctx, const bench_case *c,
+                                  prism_buffer **out) {
+  size_t bytes = c->n * c->value_size;
+  void *host = malloc(bytes ? bytes : 1);
+  if (!host)
+    return (prism_status)-1; /* host out of memory */
+  input_fill_indices(host, c->n, c->value_size);
+  prism_status st = bench_upload(ctx, host, bytes, out);
+  free(host);
+  return st;
 }
 
 const char *bench_skip_u8(const bench_case *c) {
