@@ -5,11 +5,11 @@
  * backend_cuda/segmented_sort.cu: segsort_classify (a work-item per
  * segment, into a list of spans per class in scratch), one readback of the
  * header (first bad segment, class counts, the first DEVICE spans), then
- * segsort_small (a work-group per SMALL segment) and segsort_block
+ * segsort_small (a work-group per SMALL segment) and segsort_global
  * (sort_single.cl, a work-group per BLOCK segment), then the device-wide
  * sort (sort.c) per DEVICE segment, one after another; or, where they are
  * enough to fill the device a work-group each
- * (policy.segsort.device_groups_per_cu), segsort_block over them too. Each
+ * (policy.segsort.device_groups_per_cu), segsort_global over them too. Each
  * kernel goes out in launches of at most policy.segsort.launch work-items with
  * a ulong base.
  *
@@ -19,7 +19,7 @@
  *            (ulong start, end), so the first PEEK of them come back with
  *            the counts in one read
  *   SMALL spans, BLOCK spans
- *   the keys' and values' alternates for segsort_block, n of each (only
+ *   the keys' and values' alternates for segsort_global, n of each (only
  *            when BLOCK segments can exist), the segments at their own
  *            positions.
  * The device-wide sorts take the scratch for themselves (and may grow it,
@@ -185,7 +185,7 @@ static prism_status sort_small(segsort_call *c, size_t count) {
                        &base, count, c->pol->small_wg, 1);
 }
 
-/* segsort_block over count spans at spans_at (the BLOCK list, or the
+/* segsort_global over count spans at spans_at (the BLOCK list, or the
  * DEVICE one), with the sort's program options. */
 static prism_status sort_block(segsort_call *c, size_t spans_at, size_t count) {
   const prism__sort_args *s = &c->a->sort;
@@ -197,7 +197,7 @@ static prism_status sort_block(segsort_call *c, size_t spans_at, size_t count) {
       c->key_bytes == 4 ? c->pol->block_items_4 : c->pol->block_items_8);
   cl_kernel k;
   prism_status st =
-      prism__cl_kernel(c->ctx, "sort_single.cl", options, "segsort_block", &k);
+      prism__cl_kernel(c->ctx, "sort_single.cl", options, "segsort_global", &k);
   if (st != PRISM_OK)
     return st;
   const prism__mem keys_alt = prism__cl_mem_at(c->scratch, c->keys_alt_at);
@@ -222,7 +222,7 @@ static prism_status sort_block(segsort_call *c, size_t spans_at, size_t count) {
                                 c->flip,
                                 PRISM__CL_ARG(keys_in_place),
                                 PRISM__CL_ARG(values_in_place)};
-  return launch_groups(c, k, "segsort_block", args, PRISM__CL_NARGS(args),
+  return launch_groups(c, k, "segsort_global", args, PRISM__CL_NARGS(args),
                        &base, count, wg, 1);
 }
 
@@ -300,7 +300,7 @@ prism_status prism__cl_segmented_sort(prism_context *ctx,
   if (!device)
     return PRISM_OK;
   /* Enough DEVICE segments to fill the device a work-group each: one
-   * launch of segsort_block, no second wait (below 2^32 keys in all, the
+   * launch of segsort_global, no second wait (below 2^32 keys in all, the
    * kernel's 32-bit local digit counts hold any segment). */
   const size_t fill =
       (size_t)c.pol->device_groups_per_cu * cl->facts.compute_units;

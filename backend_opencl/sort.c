@@ -57,7 +57,7 @@ static prism__mem pass_values(const sort_plan *s, unsigned p) {
 }
 
 /* Program options: the key's bits as T, its image macro, values, shape
- * (sort_single.cl's segsort_block takes them too). */
+ * (sort_single.cl's segsort_global takes them too). */
 void prism__cl_sort_options(char *buf, size_t size, const prism__sort_args *a,
                             size_t value_bytes, unsigned radix_bits, size_t wg,
                             unsigned items) {

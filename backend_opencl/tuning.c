@@ -500,10 +500,10 @@ static size_t merge_local(const prism__cl_policy *p, unsigned items,
   return PRISM__CL_MERGE_LOCAL((size_t)p->merge.wg, items, key, 4);
 }
 
-/* segsort_block declares what sort_single_block does, less than a
+/* segsort_global declares what sort_single_block does, less than a
  * Onesweep tile; its keys are indexed in 16 bits too. */
-static size_t segsort_block_local(const prism__cl_policy *p, unsigned items,
-                                  size_t key) {
+static size_t segsort_global_local(const prism__cl_policy *p, unsigned items,
+                                   size_t key) {
   if ((size_t)p->segsort.block_wg * items > 65536)
     return SIZE_MAX;
   return PRISM_LOCAL_SORT((size_t)p->segsort.block_wg, items, key,
@@ -722,9 +722,9 @@ static void fit_tiles(prism__cl_policy *p, size_t local_mem) {
                      local_mem))
     p->segsort.small_max /= 2;
   p->segsort.block_items_4 = fit_items(p->segsort.block_items_4, 2,
-                                       segsort_block_local, p, local_mem, 4);
+                                       segsort_global_local, p, local_mem, 4);
   p->segsort.block_items_8 = fit_items(p->segsort.block_items_8, 2,
-                                       segsort_block_local, p, local_mem, 8);
+                                       segsort_global_local, p, local_mem, 8);
 }
 
 int prism__cl_choose_policy(const prism__cl_device_facts *facts,

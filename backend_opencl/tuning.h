@@ -349,7 +349,7 @@ typedef struct prism__cl_merge_policy {
 /* Segmented sort (segmented_sort.cl, as backend_cuda/segmented_sort.cu):
  * segsort_classify splits the segments by length into SMALL ones
  * (segsort_small: a work-group ranks one in local memory by counting),
- * BLOCK ones (segsort_block: a work-group's radix sort of one through
+ * BLOCK ones (segsort_global: a work-group's radix sort of one through
  * global memory, sort_single.cl) and DEVICE ones (the device-wide sort,
  * one by one). */
 typedef struct prism__cl_segsort_policy {
@@ -362,11 +362,11 @@ typedef struct prism__cl_segsort_policy {
   size_t block_max;       /* the longest BLOCK segment: one work-group's
                              serial tiles against the device-wide sort's
                              launches and host loop (one segment at a time) */
-  unsigned block_wg;      /* segsort_block work-items per work-group */
+  unsigned block_wg;      /* segsort_global work-items per work-group */
   unsigned block_items_4; /* keys per work-item and tile, 4-byte keys */
   unsigned block_items_8; /* the same for 8-byte keys */
   unsigned device_groups_per_cu; /* DEVICE segments at least this many
-                                    per compute unit go to segsort_block,
+                                    per compute unit go to segsort_global,
                                     a work-group each, in one launch
                                     rather than device-wide one after
                                     another (0: never) */

@@ -37,11 +37,11 @@
  * the segment's keys and values read once and written once, L^2 / wg
  * local reads a work-item.
  *
- * segsort_block lives in sort_single.cl (a work-group's whole radix sort
+ * segsort_global lives in sort_single.cl (a work-group's whole radix sort
  * of one segment through global memory: single_sort, which
  * sort_single_block runs over a whole array). DEVICE segments go, one by
  * one, to the device-wide sort (backend_opencl/sort.c), or, when they are
- * enough to fill the device a work-group each, to segsort_block too (their
+ * enough to fill the device a work-group each, to segsort_global too (their
  * spans are the same ulong pairs).
  *
  * Options (besides common.cl's, which name the key's bits as T: U32 or

@@ -2,7 +2,7 @@
 /*
  * sort_single.cl: the whole sort by one work-group in one launch, for
  * small n (a thousand keys cost one launch, not four per pass):
- * sort_single_block for a whole array, segsort_block for each segment of
+ * sort_single_block for a whole array, segsort_global for each segment of
  * a segmented sort's BLOCK class (a work-group a segment), both running
  * single_sort.
  *
@@ -172,8 +172,10 @@ sort_single_block(PRISM_BUF(const K, keys_in), PRISM_BUF(K, keys_out),
 }
 
 /*
- * segsort_block (prism_segmented_sort's BLOCK class, backend_opencl/
- * segmented_sort.c; kernels_cl/segmented_sort.cl holds the design): work-
+ * segsort_global (prism_segmented_sort's BLOCK class, named as the CUDA
+ * kernel that sorts a segment with one block over global memory;
+ * backend_opencl/segmented_sort.c; kernels_cl/segmented_sort.cl holds the
+ * design): work-
  * group g sorts the segment spans[base + g] = (start, end), a whole
  * single_sort over [start, end) of the buffers, which it owns there. The
  * alternates are as long as the whole array, the segment at its own
@@ -183,11 +185,11 @@ sort_single_block(PRISM_BUF(const K, keys_in), PRISM_BUF(K, keys_out),
  * single_pass's, over the segment's keys (and values).
  */
 __kernel __attribute__((reqd_work_group_size(PRISM_WG, 1, 1))) void
-segsort_block(PRISM_BUF(const K, keys_in), PRISM_BUF(K, keys_out),
-              PRISM_BUF(K, keys_alt), PRISM_BUF(const V, values_in),
-              PRISM_BUF(V, values_out), PRISM_BUF(V, values_alt),
-              PRISM_BUF(const ulong, spans), ulong base, uint begin_bit,
-              uint end_bit, K flip, uint keys_in_place, uint values_in_place) {
+segsort_global(PRISM_BUF(const K, keys_in), PRISM_BUF(K, keys_out),
+               PRISM_BUF(K, keys_alt), PRISM_BUF(const V, values_in),
+               PRISM_BUF(V, values_out), PRISM_BUF(V, values_alt),
+               PRISM_BUF(const ulong, spans), ulong base, uint begin_bit,
+               uint end_bit, K flip, uint keys_in_place, uint values_in_place) {
   PRISM_BUF_AT_ANY(const K, keys_in);
   PRISM_BUF_AT_ANY(K, keys_out);
   PRISM_BUF_AT_ANY(K, keys_alt);
