@@ -462,6 +462,43 @@ typedef struct prism__segmented_sort_args {
   size_t *first_bad; /* never NULL */
 } prism__segmented_sort_args;
 
+/*
+ * Top-k (prism_topk): for each row of keys_in, the k keys first in order
+ * (the least images, key_order.h, complemented when descending), ties to
+ * the lower column, written as the caller asked. rows > 0, 1 <= k <= cols.
+ * Both backends choose the same way, so they agree bit for bit:
+ *
+ * - A row of at most the backend's row tile is chosen by one work-group:
+ *   its images in registers, a radix select 8 bits a pass from the top
+ *   (histogram, scan, the digit where the running count reaches k, keep
+ *   only keys with the prefix so far) to the threshold image T, stopping
+ *   early when the whole bucket is in; keys below T are in, and of those
+ *   equal to T the need = k - below with the lowest columns (a scan in
+ *   column order). The chosen (image, column) pairs, in column order, are
+ *   sorted by (image, column) in local memory when sorted is asked.
+ * - A longer row: a radix select over the whole device on the composite
+ *   key (image, column), 11-bit digits from the top, so the k-th is one
+ *   element and the chosen set is "composite prefix <= P". Pass p reads
+ *   the row (or the candidates the previous pass kept), sends keys whose
+ *   prefix is below P to the chosen list, histograms the next digit of
+ *   those equal to P and keeps them as candidates when they fit; a
+ *   one-work-group step picks the digit and stops when the bucket is all
+ *   in. The chosen list is then sorted by composite (or by column and then
+ *   stably by key) when sorted is asked, and the keys and values gathered
+ *   from the inputs by column.
+ */
+typedef struct prism__topk_args {
+  prism_type key_type;
+  prism__mem keys_in;    /* rows * cols keys */
+  prism__mem values_in;  /* rows * cols values; native NULL: columns out */
+  prism__mem keys_out;   /* rows * k keys; native NULL: not asked */
+  prism__mem values_out; /* rows * k values; native NULL: not asked */
+  size_t value_size;     /* 4 or 8 when values_out is asked, else 0 */
+  size_t rows, cols, k;
+  int descending;
+  int sorted;
+} prism__topk_args;
+
 typedef struct prism__backend {
   const char *name;
   prism_backend kind;
@@ -543,6 +580,7 @@ typedef struct prism__backend {
   prism_status (*merge)(prism_context *ctx, const prism__merge_args *args);
   prism_status (*segmented_sort)(prism_context *ctx,
                                  const prism__segmented_sort_args *args);
+  prism_status (*topk)(prism_context *ctx, const prism__topk_args *args);
 } prism__backend;
 
 #ifdef PRISM_HAVE_CUDA

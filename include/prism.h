@@ -619,6 +619,65 @@ PRISM_API prism_status prism_merge_pairs(
     prism_buffer *keys_out, prism_buffer *values_out, size_t value_size);
 
 /* ------------------------------------------------------------------------ */
+/* Top-k                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/** Top-k options. Fill with prism_topk_options_init, then change what you
+ * need. */
+typedef struct prism_topk_options {
+  /** PRISM_DESCENDING (the default): the k largest keys, largest first;
+   * PRISM_ASCENDING: the k smallest, smallest first. */
+  prism_order order;
+  /** Nonzero (the default): each row's k keys in rank order. Zero: the
+   * same k keys (and values), in an order left unspecified that may
+   * differ between runs and backends; it saves sorting them, which counts
+   * when k is large. */
+  int sorted;
+} prism_topk_options;
+
+/** Defaults: descending (the k largest), sorted. */
+PRISM_API void prism_topk_options_init(prism_topk_options *options);
+
+/**
+ * Top-k: for each row of keys_in (rows x cols keys of key_type, row-major;
+ * any prism_type but PRISM_U8), the k keys that come first in order (the
+ * k largest by default), 1 <= k <= cols. One long array is rows = 1,
+ * cols = n (any n the device's memory holds, 2^31 and beyond); a batch of
+ * rows is one call.
+ *
+ * Keys compare as prism_sort_keys compares them: by their order-preserving
+ * image, floats in IEEE-754 total order (-NaN < -inf < ... < -0.0 < +0.0
+ * < ... < +inf < +NaN), so +NaNs are the largest keys and come first in
+ * descending order, -0.0 and +0.0 are distinct. Equal keys: the lowest
+ * column index first. The chosen keys are exactly the first k of the row
+ * after a stable sort in order, so the result is the same bits on every
+ * run and every backend (with sorted = 0: the same set).
+ *
+ * Outputs (rows x k each, row-major; either may be NULL, not both):
+ * - keys_out: the chosen keys (raw bits, as they were in keys_in);
+ * - values_out: with values_in (rows x cols values of value_size bytes, 4
+ *   or 8, an opaque payload), each chosen key's value; with values_in
+ *   NULL, each chosen key's column index in its row, as a u32 (value_size
+ *   4, which needs cols <= 2^32) or a u64 (value_size 8).
+ * value_size is 0 when values_out is NULL (values_in must be NULL too).
+ * The outputs must be memory apart from the inputs and from each other;
+ * the inputs may share memory. options may be NULL for the defaults.
+ * rows = 0 is a no-op. Queued: returns before the device is done.
+ *
+ * Rows of up to a few thousand keys are each chosen in one block (a
+ * radix select over the row in registers, then a sort of the k in shared
+ * memory); a longer row by a radix select over the whole device, 11 bits
+ * a pass, that keeps only the keys still in doubt after each pass (AIR
+ * Top-K, Zhang et al., SC'23), then a radix sort of the k.
+ */
+PRISM_API prism_status prism_topk(prism_context *ctx, prism_type key_type,
+                                  const prism_buffer *keys_in,
+                                  const prism_buffer *values_in, size_t rows,
+                                  size_t cols, size_t k, prism_buffer *keys_out,
+                                  prism_buffer *values_out, size_t value_size,
+                                  const prism_topk_options *options);
+
+/* ------------------------------------------------------------------------ */
 /* Gather and scatter                                                        */
 /* ------------------------------------------------------------------------ */
 
