@@ -298,4 +298,5 @@ extern "C" const prism__backend prism__backend_cuda = {
     prism__cuda_stencil,
     prism__cuda_merge,
     prism__cuda_segmented_sort,
+    prism__cuda_topk,
 };

@@ -100,6 +100,11 @@ prism_status prism__cuda_reduce(prism_context *ctx,
                                 const prism__reduce_args *args);
 prism_status prism__cuda_scan(prism_context *ctx, const prism__scan_args *args);
 prism_status prism__cuda_sort(prism_context *ctx, const prism__sort_args *args);
+/* The bytes of pooled scratch prism__cuda_sort takes for args (0: none), so
+ * a caller that keeps data of its own in the pool can reserve room for the
+ * sort below it. */
+size_t prism__cuda_sort_scratch_bytes(prism_context *ctx,
+                                      const prism__sort_args *args);
 prism_status prism__cuda_gather_scatter(prism_context *ctx,
                                         const prism__gather_scatter_args *args);
 prism_status prism__cuda_histogram(prism_context *ctx,
@@ -128,6 +133,7 @@ prism_status prism__cuda_merge(prism_context *ctx,
                                const prism__merge_args *args);
 prism_status prism__cuda_segmented_sort(prism_context *ctx,
                                         const prism__segmented_sort_args *args);
+prism_status prism__cuda_topk(prism_context *ctx, const prism__topk_args *args);
 
 #ifdef __cplusplus
 }

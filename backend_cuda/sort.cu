@@ -412,6 +412,33 @@ prism_status run_sort(prism_context *ctx, prism__cuda_ctx *c,
 } // namespace
 } // namespace prism_cuda
 
+extern "C" size_t prism__cuda_sort_scratch_bytes(prism_context *ctx,
+                                                 const prism__sort_args *args) {
+  size_t bytes = 0;
+  if (args->n == 0)
+    return 0;
+  prism_cuda::dispatch_sort(
+      ctx, args->key_type, args->value_size, [&](auto tag) {
+        using Tag = decltype(tag);
+        using K = typename prism_cuda::SortKey<Tag::key_type>::Bits;
+        using V = typename prism_cuda::SortValue<Tag::value_bytes>::type;
+        using P = prism_cuda::SortPolicy<K, V>;
+        if (args->n > size_t(P::SINGLE_MAX_KEYS)) {
+          const size_t tiles = (args->n + P::TILE_ITEMS - 1) / P::TILE_ITEMS;
+          const size_t portion_tiles =
+              tiles < P::PORTION_TILES ? tiles : P::PORTION_TILES;
+          bytes =
+              prism_cuda::sort_scratch(
+                  args->n, sizeof(K), prism_cuda::HAS_VALUES<V> ? sizeof(V) : 0,
+                  prism_cuda::sort_passes(args->begin_bit, args->end_bit),
+                  portion_tiles)
+                  .total;
+        }
+        return PRISM_OK;
+      });
+  return bytes;
+}
+
 extern "C" prism_status prism__cuda_sort(prism_context *ctx,
                                          const prism__sort_args *args) {
   prism__cuda_ctx *c = NULL;

@@ -540,6 +540,26 @@ PRISM_CUDA_KNOB(int, MERGE_ITEMS_4, 15);
 PRISM_CUDA_KNOB(int, MERGE_ITEMS_8, 7);
 PRISM_CUDA_KNOB(int, MERGE_PARTITION_THREADS, 128);
 
+/* Top-k (topk.cu): a row of at most TOPK_ROWS_THREADS x
+ * TOPK_ROWS_ITEMS_<key bytes> keys takes one block (with the WIDE items
+ * up to that many); longer rows the select over the device, whose passes
+ * run TOPK_PASS_BLOCKS_PER_SM blocks of TOPK_PASS_THREADS per SM, each
+ * thread loading TOPK_PASS_ITEMS keys at a time (bytes in flight), with
+ * TOPK_DIGIT_BITS-bit digits; a pass keeps candidates when the bucket
+ * holds at most cols / TOPK_CAND_DIVISOR keys (at least TOPK_CAND_MIN). */
+PRISM_CUDA_KNOB(int, TOPK_ROWS_THREADS, 256);
+PRISM_CUDA_KNOB(int, TOPK_ROWS_ITEMS_4, 4);
+PRISM_CUDA_KNOB(int, TOPK_ROWS_WIDE_ITEMS_4, 16);
+PRISM_CUDA_KNOB(int, TOPK_ROWS_ITEMS_8, 4);
+PRISM_CUDA_KNOB(int, TOPK_ROWS_WIDE_ITEMS_8, 8);
+PRISM_CUDA_KNOB(int, TOPK_PASS_THREADS, 512);
+PRISM_CUDA_KNOB(int, TOPK_PASS_ITEMS, 8);
+PRISM_CUDA_KNOB(int, TOPK_PASS_BLOCKS_PER_SM, 2);
+PRISM_CUDA_KNOB(int, TOPK_CHOOSE_THREADS, 256);
+PRISM_CUDA_KNOB(unsigned, TOPK_DIGIT_BITS, 11);
+PRISM_CUDA_KNOB(size_t, TOPK_CAND_DIVISOR, 16);
+PRISM_CUDA_KNOB(size_t, TOPK_CAND_MIN, 65536);
+
 } // namespace prism_cuda
 
 #endif /* PRISM_BACKEND_CUDA_TUNING_CUH */
