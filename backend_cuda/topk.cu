@@ -24,8 +24,11 @@
  *   topk_init     sets the row's state (TopkState) and clears the bins;
  *   topk_pass     (a grid of TOPK_PASS_BLOCKS_PER_SM per SM striding over
  *                 the source: the row, or the candidates the pass before
- *                 kept) sends keys below the prefix to the chosen list,
- *                 and of the keys equal to it histograms the next digit
+ *                 kept) sends keys below the prefix to the chosen list
+ *                 when it keeps candidates (or emits: a source read
+ *                 without keeping stays the source, and its keys below
+ *                 go out once, when it is left), and of the keys equal to
+ *                 it histograms the next digit
  *                 (shared memory, then global 64-bit bins) and keeps them
  *                 as candidates when they fit the candidate buffers; in
  *                 the emit phase the equal ones join the chosen list too;
@@ -300,6 +303,10 @@ __global__ void __launch_bounds__(TOPK_PASS_THREADS, TOPK_PASS_BLOCKS_PER_SM)
   const C *src_cols = s.source == 1 ? cand_cols0 : cand_cols1;
   const size_t count = s.source == 0 ? cols : size_t(s.cand[s.source - 1]);
   const bool keep = s.write && !emit;
+  // A source read without keeping candidates stays the source, so its keys
+  // below the prefix go out once: in the pass that leaves it (which keeps
+  // candidates) or in the emit pass, never in every pass.
+  const bool out_below = emit || keep;
   const unsigned dest = cand_dest(s.source);
   K *dst_keys = dest == 0 ? cand_keys0 : cand_keys1;
   C *dst_cols = dest == 0 ? cand_cols0 : cand_cols1;
@@ -337,8 +344,8 @@ __global__ void __launch_bounds__(TOPK_PASS_THREADS, TOPK_PASS_BLOCKS_PER_SM)
       const bool below = in && (ti < s.prefix_img ||
                                 (ti == s.prefix_img && tc < s.prefix_col));
       const bool equal = in && ti == s.prefix_img && tc == s.prefix_col;
-      warp_append(below || (equal && emit), key[i], col[i], chosen_keys,
-                  chosen_cols, &st->chosen, k);
+      warp_append((below && out_below) || (equal && emit), key[i], col[i],
+                  chosen_keys, chosen_cols, &st->chosen, k);
       if (!emit) {
         if (equal) {
           const unsigned long long field =

@@ -479,9 +479,10 @@ typedef struct prism__segmented_sort_args {
  * - A longer row: a radix select over the whole device on the composite
  *   key (image, column), 11-bit digits from the top, so the k-th is one
  *   element and the chosen set is "composite prefix <= P". Pass p reads
- *   the row (or the candidates the previous pass kept), sends keys whose
- *   prefix is below P to the chosen list, histograms the next digit of
- *   those equal to P and keeps them as candidates when they fit; a
+ *   the row (or the candidates the previous pass kept), histograms the
+ *   next digit of keys equal to P and keeps them as candidates when they
+ *   fit; a pass that keeps them (or the last) sends the keys below P to
+ *   the chosen list (a source that stays the source sends them once); a
  *   one-work-group step picks the digit and stops when the bucket is all
  *   in. The chosen list is then sorted by composite (or by column and then
  *   stably by key) when sorted is asked, and the keys and values gathered
