@@ -490,4 +490,5 @@ const prism__backend prism__backend_opencl = {
     .stencil = prism__cl_stencil,
     .merge = prism__cl_merge,
     .segmented_sort = prism__cl_segmented_sort,
+    .topk = prism__cl_topk,
 };

@@ -237,6 +237,13 @@ prism_status prism__cl_reduce(prism_context *ctx,
                               const prism__reduce_args *args);
 prism_status prism__cl_scan(prism_context *ctx, const prism__scan_args *args);
 prism_status prism__cl_sort(prism_context *ctx, const prism__sort_args *args);
+/** The scratch bytes prism__cl_sort takes for args (its one
+ * prism__scratch call): a caller that keeps regions of its own in the
+ * scratch across a sort reserves this much at the base and its regions
+ * above, so the sort's call neither grows the pool (which loses its
+ * contents) nor writes over them. */
+size_t prism__cl_sort_scratch_bytes(prism_context *ctx,
+                                    const prism__sort_args *args);
 /** The sort kernels' program options (sort_keys.cl's): the key's bits as
  * T, its image macro, value_bytes, radix_bits, the shape (wg, items). */
 void prism__cl_sort_options(char *buf, size_t size, const prism__sort_args *a,
@@ -274,6 +281,10 @@ prism_status prism__cl_merge(prism_context *ctx, const prism__merge_args *args);
 
 prism_status prism__cl_segmented_sort(prism_context *ctx,
                                       const prism__segmented_sort_args *args);
+
+/* ---- topk.c ------------------------------------------------------------- */
+
+prism_status prism__cl_topk(prism_context *ctx, const prism__topk_args *args);
 
 /* Scratch regions start on this many bytes, whatever precedes them. */
 #define PRISM_CL_SCRATCH_ALIGN 256

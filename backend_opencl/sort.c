@@ -70,6 +70,13 @@ void prism__cl_sort_options(char *buf, size_t size, const prism__sort_args *a,
       image[a->key_type], value_bytes, radix_bits, wg, items);
 }
 
+/* The alternates' bytes, keys' and then values', each region aligned:
+ * where a strategy's tables start. */
+static size_t alternates_bytes(const prism__sort_args *a) {
+  return prism__cl_align(a->n * prism_type_size(a->key_type)) +
+         prism__cl_align(a->n * a->value_size);
+}
+
 /*
  * Fill the plan and take scratch: the alternates, then tables_bytes for
  * the strategy. An in-place sort (input = output) with an odd number of
@@ -91,7 +98,7 @@ static prism_status plan_sort(prism_context *ctx, const prism__sort_args *a,
   const size_t values_at = prism__cl_align(keys_bytes);
   s->values_at = values_at;
   s->values_alt_at = a->value_size ? values_at / a->value_size : 0;
-  s->tables_offset = values_at + prism__cl_align(values_bytes);
+  s->tables_offset = alternates_bytes(a);
   void *native;
   prism_status st =
       prism__scratch(ctx, (size_t)s->tables_offset + tables_bytes, &native);
@@ -167,30 +174,39 @@ static prism_status sort_single(prism_context *ctx, const prism__sort_args *a) {
 
 /* ---- classic: sort_count, sort_chunk_offsets, sort_scatter -------------- */
 
+/* Chunks: as many as the policy wants, none shorter than sort.chunk_min
+ * nor longer than 2^31 keys (32-bit counts); work-items round up to whole
+ * work-groups (the extra ones own empty chunks). Sets the chunk's keys and
+ * the work-items; returns the tables' bytes. */
+static size_t classic_shape(const prism__cl *cl, size_t n, size_t *chunk,
+                            size_t *global) {
+  const prism__cl_policy *pol = &cl->policy;
+  const size_t wg = pol->sort.chunk_wg;
+  const size_t radix = (size_t)1 << pol->sort.radix_bits;
+  size_t chunks = n / pol->sort.chunk_min;
+  const size_t max_chunks =
+      (size_t)pol->sort.chunks_per_cu * cl->facts.compute_units;
+  if (chunks > max_chunks)
+    chunks = max_chunks;
+  const size_t min_chunks = (n >> 31) + 1;
+  if (chunks < min_chunks)
+    chunks = min_chunks;
+  *chunk = (n + chunks - 1) / chunks;
+  chunks = (n + *chunk - 1) / *chunk;
+  *global = (chunks + wg - 1) / wg * wg;
+  return radix * *global * 8;
+}
+
 static prism_status sort_classic(prism_context *ctx,
                                  const prism__sort_args *a) {
   const prism__cl *cl = prism__cl_of(ctx);
   const prism__cl_policy *pol = &cl->policy;
   const size_t wg = pol->sort.chunk_wg;
-  const size_t radix = (size_t)1 << pol->sort.radix_bits;
-
-  /* Chunks: as many as the policy wants, none shorter than sort.chunk_min
-   * nor longer than 2^31 keys (32-bit counts); work-items round up to
-   * whole work-groups (the extra ones own empty chunks). */
-  size_t chunks = a->n / pol->sort.chunk_min;
-  const size_t max_chunks =
-      (size_t)pol->sort.chunks_per_cu * cl->facts.compute_units;
-  if (chunks > max_chunks)
-    chunks = max_chunks;
-  const size_t min_chunks = (a->n >> 31) + 1;
-  if (chunks < min_chunks)
-    chunks = min_chunks;
-  const size_t chunk = (a->n + chunks - 1) / chunks;
-  chunks = (a->n + chunk - 1) / chunk;
-  const size_t global = (chunks + wg - 1) / wg * wg;
+  size_t chunk, global;
+  const size_t tables_bytes = classic_shape(cl, a->n, &chunk, &global);
 
   sort_plan s;
-  prism_status st = plan_sort(ctx, a, radix * global * 8, &s);
+  prism_status st = plan_sort(ctx, a, tables_bytes, &s);
   if (st != PRISM_OK)
     return st;
   char options[320];
@@ -246,23 +262,27 @@ static prism_status sort_classic(prism_context *ctx,
 
 /* ---- onesweep: sort_histogram, sort_offsets, lookback_init, onesweep ---- */
 
-static prism_status sort_onesweep(prism_context *ctx,
-                                  const prism__sort_args *a) {
-  const prism__cl *cl = prism__cl_of(ctx);
+/* Onesweep's shape and its tables after the alternates: ticket |
+ * partials | digit starts | status, each region aligned (byte offsets
+ * from the tables' start). */
+typedef struct onesweep_shape {
+  unsigned items, passes;
+  size_t tile, tiles, groups, range;
+  size_t partials_at, starts_at, status_at, status_words;
+} onesweep_shape;
+
+/* Returns the tables' bytes. */
+static size_t onesweep_plan(const prism__cl *cl, const prism__sort_args *a,
+                            onesweep_shape *o) {
   const prism__cl_policy *pol = &cl->policy;
   const size_t wg = pol->sort.wg;
   const size_t radix = (size_t)1 << pol->sort.radix_bits;
-  const unsigned items =
+  o->items =
       prism_type_size(a->key_type) == 4 ? pol->sort.items_4 : pol->sort.items_8;
-  const size_t tile = wg * items;
-  const size_t tiles = (a->n + tile - 1) / tile;
-  if (tiles > UINT32_MAX)
-    return prism__fail(ctx, PRISM_UNSUPPORTED,
-                       "prism_sort: n = %zu needs more than 2^32 tiles of %zu",
-                       a->n, tile);
-  const unsigned passes =
-      (a->end_bit - a->begin_bit + pol->sort.radix_bits - 1) /
-      pol->sort.radix_bits;
+  o->tile = wg * o->items;
+  o->tiles = (a->n + o->tile - 1) / o->tile;
+  o->passes = (a->end_bit - a->begin_bit + pol->sort.radix_bits - 1) /
+              pol->sort.radix_bits;
 
   /* Histogram groups: a few per compute unit, each range a whole number
    * of work-group strides and below 2^31 keys (32-bit local counts). */
@@ -274,17 +294,36 @@ static prism_status sort_onesweep(prism_context *ctx,
     groups = (a->n >> 31) + 1;
   size_t range = (a->n + groups - 1) / groups;
   range = (range + wg - 1) / wg * wg;
-  groups = (a->n + range - 1) / range;
+  o->range = range;
+  o->groups = (a->n + range - 1) / range;
 
-  /* Tables after the alternates: ticket | partials | digit starts |
-   * status, each region aligned. */
-  const size_t partials_at = PRISM_CL_SCRATCH_ALIGN;
-  const size_t starts_at =
-      partials_at + prism__cl_align(groups * passes * radix * 4);
-  const size_t status_at = starts_at + prism__cl_align(passes * radix * 8);
-  const size_t status_words = tiles * radix;
+  o->partials_at = PRISM_CL_SCRATCH_ALIGN;
+  o->starts_at =
+      o->partials_at + prism__cl_align(o->groups * o->passes * radix * 4);
+  o->status_at = o->starts_at + prism__cl_align(o->passes * radix * 8);
+  o->status_words = o->tiles * radix;
+  return o->status_at + o->status_words * 8;
+}
+
+static prism_status sort_onesweep(prism_context *ctx,
+                                  const prism__sort_args *a) {
+  const prism__cl *cl = prism__cl_of(ctx);
+  const prism__cl_policy *pol = &cl->policy;
+  const size_t wg = pol->sort.wg;
+  const size_t radix = (size_t)1 << pol->sort.radix_bits;
+  onesweep_shape o;
+  const size_t tables_bytes = onesweep_plan(cl, a, &o);
+  const unsigned items = o.items, passes = o.passes;
+  const size_t tile = o.tile, tiles = o.tiles, groups = o.groups,
+               range = o.range;
+  if (tiles > UINT32_MAX)
+    return prism__fail(ctx, PRISM_UNSUPPORTED,
+                       "prism_sort: n = %zu needs more than 2^32 tiles of %zu",
+                       a->n, tile);
+  const size_t partials_at = o.partials_at, starts_at = o.starts_at,
+               status_at = o.status_at, status_words = o.status_words;
   sort_plan s;
-  prism_status st = plan_sort(ctx, a, status_at + status_words * 8, &s);
+  prism_status st = plan_sort(ctx, a, tables_bytes, &s);
   if (st != PRISM_OK)
     return st;
 
@@ -360,6 +399,20 @@ static prism_status sort_onesweep(prism_context *ctx,
     values_src = values_dst;
   }
   return st;
+}
+
+size_t prism__cl_sort_scratch_bytes(prism_context *ctx,
+                                    const prism__sort_args *args) {
+  const prism__cl *cl = prism__cl_of(ctx);
+  size_t tables = 0, chunk, global;
+  onesweep_shape o;
+  if (args->n <= cl->policy.sort.single_max)
+    tables = 0;
+  else if (cl->policy.sort.onesweep)
+    tables = onesweep_plan(cl, args, &o);
+  else
+    tables = classic_shape(cl, args->n, &chunk, &global);
+  return alternates_bytes(args) + tables;
 }
 
 prism_status prism__cl_sort(prism_context *ctx, const prism__sort_args *args) {

@@ -69,6 +69,16 @@
 #define CPU_MERGE_PWG 64
 #endif
 
+/* Top-k on CPUs: topk_rows' work-group and its two tiles' items, topk_pass'
+ * items a round, topk_finish's work-group. */
+#ifndef CPU_TOPK_ROWS_WG
+#define CPU_TOPK_ROWS_WG 1
+#define CPU_TOPK_ROWS_I0 1024
+#define CPU_TOPK_ROWS_I1 32768
+#define CPU_TOPK_PASS_ITEMS 16
+#define CPU_TOPK_FINISH_WG 64
+#endif
+
 /* GPUs, aimed at NVIDIA's OpenCL on an H200. */
 static const prism__cl_policy gpu_policy = {
     .name = "gpu",
@@ -250,6 +260,28 @@ static const prism__cl_policy gpu_policy = {
             .device_groups_per_cu = 1,
             .launch = MERGE_LAUNCH,
         },
+    /* Top-k, as CUDA's TOPK_* knobs: rows of up to 1024 / 4096 4-byte keys
+     * (1024 / 2048 8-byte ones) by a group of 256, 4 or 16 (8) keys a
+     * work-item in registers and the sort buffer in local memory (35 KiB
+     * at the largest); longer rows by passes of 512 x 8 elements a tile,
+     * 2 groups an SM (no more than the row has tiles), candidate buffers
+     * of cols / 16 (at least 2^16). The choose step runs a group of
+     * pass_wg (CUDA's 256: 512 here, one program for both). */
+    .topk =
+        {
+            .rows_wg = 256,
+            .rows_items_4 = {4, 16},
+            .rows_items_8 = {4, 8},
+            .pass_wg = 512,
+            .pass_items = 8,
+            .chunked = 0,
+            .pass_groups_per_cu = 2,
+            .pass_group_min = 512 * 8,
+            .cand_div = 16,
+            .cand_min = 65536,
+            .finish_wg = 256,
+            .launch = MERGE_LAUNCH,
+        },
 };
 
 /*
@@ -429,6 +461,26 @@ static const prism__cl_policy cpu_policy = {
             .block_items_4 = 1,
             .block_items_8 = 1,
             .device_groups_per_cu = 1,
+            .launch = MERGE_LAUNCH,
+        },
+    /* Top-k: one work-item a row of up to 32768 keys (a core a row, its
+     * loops as long as the row, not the tile; plain histogram increments),
+     * longer rows by passes of one work-item each over a contiguous range,
+     * four per core (a 2048-bin flush each), rounds of 16 elements; 64
+     * ranks a finish group. */
+    .topk =
+        {
+            .rows_wg = CPU_TOPK_ROWS_WG,
+            .rows_items_4 = {CPU_TOPK_ROWS_I0, CPU_TOPK_ROWS_I1},
+            .rows_items_8 = {CPU_TOPK_ROWS_I0, CPU_TOPK_ROWS_I1},
+            .pass_wg = 1,
+            .pass_items = CPU_TOPK_PASS_ITEMS,
+            .chunked = 1,
+            .pass_groups_per_cu = 4,
+            .pass_group_min = 65536,
+            .cand_div = 16,
+            .cand_min = 65536,
+            .finish_wg = CPU_TOPK_FINISH_WG,
             .launch = MERGE_LAUNCH,
         },
 };
@@ -727,6 +779,29 @@ static void fit_tiles(prism__cl_policy *p, size_t local_mem) {
                                        segsort_global_local, p, local_mem, 8);
 }
 
+/* topk_rows' tiles: at most 32768 keys (16-bit counts), halved until
+ * each fits local memory; a tile that cannot is dropped (those rows take
+ * the passes). */
+static void fit_topk(prism__cl_topk_policy *p, size_t local_mem) {
+  unsigned *lists[2] = {p->rows_items_4, p->rows_items_8};
+  for (int l = 0; l < 2; l++)
+    for (int t = 0; t < PRISM__CL_TOPK_TILES; t++) {
+      unsigned *items = &lists[l][t];
+      const size_t key = l == 0 ? 4 : 8;
+      while (*items > 1 && ((size_t)p->rows_wg * *items > 32768 ||
+                            (local_mem && !local_fits(PRISM__CL_TOPK_ROWS_LOCAL(
+                                                          (size_t)p->rows_wg,
+                                                          (size_t)*items, key),
+                                                      local_mem))))
+        *items /= 2;
+      if (*items && local_mem &&
+          !local_fits(PRISM__CL_TOPK_ROWS_LOCAL((size_t)p->rows_wg,
+                                                (size_t)*items, key),
+                      local_mem))
+        *items = 0;
+    }
+}
+
 int prism__cl_choose_policy(const prism__cl_device_facts *facts,
                             prism__cl_policy *out) {
   /* PRISM_OPENCL_POLICY=gpu|cpu overrides the choice: to run the look-back
@@ -756,6 +831,9 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
   out->segsort.classify_wg = fit_wg(out->segsort.classify_wg, facts->max_wg);
   out->segsort.small_wg = fit_wg(out->segsort.small_wg, facts->max_wg);
   out->segsort.block_wg = fit_wg(out->segsort.block_wg, facts->max_wg);
+  out->topk.rows_wg = fit_wg(out->topk.rows_wg, facts->max_wg);
+  out->topk.pass_wg = fit_wg(out->topk.pass_wg, facts->max_wg);
+  out->topk.finish_wg = fit_wg(out->topk.finish_wg, facts->max_wg);
   out->scan.lb_window = fit_window(out->scan.lb_window, out->scan.wg);
   out->select.lb_window = fit_window(out->select.lb_window, out->select.wg);
   out->seg.lb_window = fit_window(out->seg.lb_window, out->seg.wg);
@@ -764,6 +842,7 @@ int prism__cl_choose_policy(const prism__cl_device_facts *facts,
   if (facts->local_mem && !out->transpose.blocked)
     fit_transpose(&out->transpose, facts->local_mem);
   fit_stencil(&out->stencil, facts->max_wg, facts->local_mem);
+  fit_topk(&out->topk, facts->local_mem);
   /* The search in one launch needs a fence that orders global memory for
    * every group of the device, which OpenCL 1.2 does not name (with its
    * mem_fence the search hung on NVIDIA's OpenCL): NVIDIA's in PTX, or a

@@ -381,6 +381,56 @@ typedef struct prism__cl_segsort_policy {
 #define PRISM__CL_SEGSORT_SMALL_LOCAL(small_max, key_bytes)                    \
   ((small_max)*2 * (key_bytes))
 
+/* Top-k (topk.cl, as backend_cuda/topk.cu): a row of up to a row tile
+ * (rows_wg x rows_items_*) is chosen by one work-group (topk_rows); a
+ * longer one by a radix select over the device: topk_init, topk_pass /
+ * topk_choose pairs, then (sorted) topk_compose and the sort, and
+ * topk_finish. */
+#define PRISM__CL_TOPK_TILES 2
+typedef struct prism__cl_topk_policy {
+  /* topk_rows work-items per work-group. */
+  unsigned rows_wg;
+  /* Keys per work-item of the row tiles, 4-byte keys, smaller first (0:
+   * no tile): a row takes the least tile that holds it, so short rows
+   * keep fewer registers and less local memory (key + 4 bytes a key) per
+   * group; the largest is the longest row one work-group chooses, against
+   * the device-wide passes. */
+  unsigned rows_items_4[PRISM__CL_TOPK_TILES];
+  unsigned rows_items_8[PRISM__CL_TOPK_TILES]; /* the same, 8-byte keys */
+  /* topk_init, topk_pass and topk_choose work-items per work-group. */
+  unsigned pass_wg;
+  /* topk_pass elements per work-item and tile: one pair of global atomics
+   * (chosen, candidates) a tile, against registers. */
+  unsigned pass_items;
+  /* 1: each pass group reads a contiguous range (CPUs); 0: grid-stride
+   * over tiles (GPUs). */
+  int chunked;
+  /* topk_pass work-groups per compute unit at most: each flushes its
+   * 2048-bin histogram with global atomics. */
+  unsigned pass_groups_per_cu;
+  /* Elements a pass work-group is worth: fewer groups for shorter rows. */
+  size_t pass_group_min;
+  /* A candidate buffer holds cols / cand_div keys and columns, at least
+   * cand_min (clipped to cols): scratch against passes that reread the
+   * source while the bucket is larger. */
+  size_t cand_div;
+  size_t cand_min;
+  /* topk_compose and topk_finish work-items per work-group (a rank
+   * each). */
+  unsigned finish_wg;
+  /* Work-items per launch at most, topk_rows, topk_compose and
+   * topk_finish (a ulong base each). */
+  size_t launch;
+} prism__cl_topk_policy;
+
+/* The __local bytes topk_rows declares for wg work-items of items keys of
+ * key_bytes: the row's keys (then images) and columns, the 256-bin
+ * histogram, the scan's buffer, the digit found. The host passes it to
+ * the kernel, which checks at compile time that what it declares fits.
+ * Pure preprocessor. */
+#define PRISM__CL_TOPK_ROWS_LOCAL(wg, items, key_bytes)                        \
+  ((wg) * (items) * ((key_bytes) + 4) + 256 * 4 + 2 * (wg)*4 + 16)
+
 typedef struct prism__cl_policy {
   const char *name; /* "gpu", "cpu": shows in logs and the disk cache key */
   prism__cl_reduce_policy reduce;
@@ -396,6 +446,7 @@ typedef struct prism__cl_policy {
   prism__cl_stencil_policy stencil;
   prism__cl_merge_policy merge;
   prism__cl_segsort_policy segsort;
+  prism__cl_topk_policy topk;
 } prism__cl_policy;
 
 /** The policy for a device: the kind's constants fitted to its limits.
