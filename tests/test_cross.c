@@ -250,12 +250,55 @@ static void *run_segmented_sort_pairs(prism_context *ctx, const void *host,
   return out;
 }
 
+/* Top-k of f32 keys with their column indices (u32), sorted: the
+ * largest min(n, 1000) of one row of all n keys, then the smallest 13 of
+ * each row of 97 (the first n - n % 97 keys): keys then indices of each. */
+static void *run_topk(prism_context *ctx, const void *host, size_t n,
+                      size_t *bytes) {
+  const size_t k1 = n < 1000 ? n : 1000, rows = n / 97, k2 = 13;
+  const size_t outs = k1 + rows * k2;
+  prism_buffer *keys = harness_upload(ctx, host, n * 4);
+  prism_buffer *keys_out = harness_poisoned(ctx, outs * 4);
+  prism_buffer *index_out = harness_poisoned(ctx, outs * 4);
+  prism_buffer *k_one = NULL, *i_one = NULL, *k_rows = NULL, *i_rows = NULL;
+  HARNESS_OK(ctx, prism_buffer_view(keys_out, 0, k1 * 4, &k_one));
+  HARNESS_OK(ctx, prism_buffer_view(index_out, 0, k1 * 4, &i_one));
+  HARNESS_OK(ctx, prism_topk(ctx, PRISM_F32, keys, NULL, 1, n, k1, k_one, i_one,
+                             4, NULL));
+  if (rows) {
+    prism_topk_options up;
+    prism_topk_options_init(&up);
+    up.order = PRISM_ASCENDING;
+    HARNESS_OK(ctx,
+               prism_buffer_view(keys_out, k1 * 4, rows * k2 * 4, &k_rows));
+    HARNESS_OK(ctx,
+               prism_buffer_view(index_out, k1 * 4, rows * k2 * 4, &i_rows));
+    HARNESS_OK(ctx, prism_topk(ctx, PRISM_F32, keys, NULL, rows, 97, k2, k_rows,
+                               i_rows, 4, &up));
+  }
+  unsigned char *out = harness_malloc(2 * outs * 4);
+  HARNESS_OK(ctx, prism_buffer_read(keys_out, 0, out, outs * 4));
+  HARNESS_OK(ctx, prism_buffer_read(index_out, 0, out + outs * 4, outs * 4));
+  prism_buffer_destroy(i_rows);
+  prism_buffer_destroy(k_rows);
+  prism_buffer_destroy(i_one);
+  prism_buffer_destroy(k_one);
+  prism_buffer_destroy(index_out);
+  prism_buffer_destroy(keys_out);
+  prism_buffer_destroy(keys);
+  *bytes = 2 * outs * 4;
+  return out;
+}
+
 Test(cross, sort_pairs_f32) {
   compare_exact("sort pairs f32", run_sort_pairs, PRISM_F32);
 }
 Test(cross, segmented_sort_pairs_f32) {
   compare_exact("segmented sort pairs f32", run_segmented_sort_pairs,
                 PRISM_F32);
+}
+Test(cross, topk_f32) {
+  compare_exact("topk f32 with indices", run_topk, PRISM_F32);
 }
 Test(cross, histogram_u32) {
   compare_exact("histogram u32", run_histogram, PRISM_U32);

@@ -217,6 +217,21 @@ static prism_status call_segmented_sort_pairs(fixture *f, prism_context *ctx,
                                     &o, NULL);
 }
 
+/* N keys as rows of TOPK_COLS, the first half of each row out: keys and
+ * the caller's values (word k is k / 2: ties in every row). */
+#define TOPK_COLS 8
+static prism_status call_topk(fixture *f, prism_context *ctx, prism_buffer **b,
+                              const variant *v) {
+  (void)f;
+  prism_topk_options o;
+  prism_topk_options_init(&o);
+  if (v->bad_enum == 1)
+    o.order = (prism_order)bad_value.u32;
+  return prism_topk(ctx, type_or_bad(v, 0, PRISM_U32), b[0], b[1],
+                    v->n / TOPK_COLS, TOPK_COLS, TOPK_COLS / 2, b[2], b[3],
+                    v->bad_enum == 2 ? 3 : 4, &o);
+}
+
 static prism_status call_gather(fixture *f, prism_context *ctx,
                                 prism_buffer **b, const variant *v) {
   (void)f;
@@ -526,6 +541,20 @@ static const entry entries[] = {
      {0},
      1,
      call_segmented_sort_pairs},
+    {"prism_topk",
+     0,
+     4,
+     {IN("keys_in"),
+      {"values_in", U32S(N), READ, 1},
+      {"keys_out", U32S(N / 2), WRITE, 1},
+      {"values_out", U32S(N / 2), WRITE, 1}},
+     {"keys_in,values_in"},
+     3,
+     {"type", "order", "value_size"},
+     0,
+     {0},
+     1,
+     call_topk},
     {"prism_gather",
      0,
      3,
