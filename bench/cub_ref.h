@@ -95,6 +95,52 @@ cub_ref_status cub_ref_run(int device, const cub_ref_request *request,
                            const bench_timer *timer, bench_timing *timing,
                            char *msg, size_t msg_size);
 
+/* ---- Top-k (cub_topk.cu) ------------------------------------------------
+ *
+ * The references of prism_topk (descending, sorted) on NVIDIA devices. A
+ * row of its own beside cub_ref_request's because top-k's case has a shape
+ * (rows x cols) and a k, and two references, not one. */
+
+typedef enum cub_topk_reference {
+  /* CUB's sort of every row, descending, of (key, column) pairs:
+   * DeviceRadixSort::Sort{Keys,Pairs}Descending for one row,
+   * DeviceSegmentedSort::StableSort{Keys,Pairs}Descending over uniform u32
+   * offsets for more (the launchers of cub_sort.cu and
+   * cub_segmented_sort.cu). Both stable, so the first k of each row are
+   * prism's top k, bit for bit; taking them is free (they are in place),
+   * so only the sort is timed. */
+  CUB_TOPK_SORT = 0,
+  /* The seeds' per-row register top-k: a thread per row keeps the K best
+   * keys so far (K = 8, 16, 32 or 64, the least >= k) sorted in registers
+   * and inserts each key of its row in turn. */
+  CUB_TOPK_REGISTERS = 1
+} cub_topk_reference;
+
+/* The largest k the register kernel takes. */
+#define CUB_TOPK_REGISTERS_MAX_K 64
+
+typedef struct cub_topk_request {
+  cub_topk_reference reference;
+  prism_type type;   /* any but u8 */
+  const void *input; /* rows x cols keys on the host, row-major */
+  size_t rows, cols, k;
+  size_t value_size; /* 0: keys only; 4 or 8: each key's column index */
+  void *result;      /* host: the first call's rows x k keys, then (with
+                        value_size) rows x k indices: prism's layout */
+} cub_topk_request;
+
+/* Upload, run once (result), then time the request on CUDA device
+ * `device`; name gets the device's name. */
+cub_ref_status cub_topk_run(int device, const cub_topk_request *request,
+                            const bench_timer *timer, bench_timing *timing,
+                            char *name, size_t name_size, char *msg,
+                            size_t msg_size);
+
+/* Whether the CUB prism-bench was built with has cub::DeviceTopK (later
+ * CCCLs), with CUB's version ("3.0.1") into version. No row times it: the
+ * CCCL this was written against has none to build and check. */
+int cub_topk_has_device_topk(char *version, size_t version_size);
+
 #ifdef __cplusplus
 }
 #endif

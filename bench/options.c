@@ -49,7 +49,8 @@ static const char usage[] =
     "  --type LIST             i32, u32, f32, i64, u64, f64, u8 (default i32;\n"
     "                          u8: histograms and compaction only; spmv and\n"
     "                          stencil: f32 and f64, both by default;\n"
-    "                          conv2d: f32 and f64, f32 by default)\n"
+    "                          conv2d: f32 and f64, f32 by default; topk:\n"
+    "                          f32 by default)\n"
     "  --op LIST               sum, min, max (default sum)\n"
     "  --kind LIST             scans: inclusive, exclusive (default "
     "exclusive)\n"
@@ -60,7 +61,9 @@ static const char usage[] =
     "                          prism_sort_keys; the default), 4 or 8\n"
     "                          (prism_sort_pairs; each value is its key's\n"
     "                          input index, so the check of the values\n"
-    "                          checks stability)\n"
+    "                          checks stability); topk: 0 keys only, 4 or\n"
+    "                          8 also each chosen key's column index (u32,\n"
+    "                          u64; values_in NULL)\n"
     "  --pairs                 sort, merge, segmented-sort: --values 4\n"
     "  --bits BEGIN:END        sort: only bits [BEGIN, END) of the key's\n"
     "                          order-preserving image take part (default:\n"
@@ -88,6 +91,11 @@ static const char usage[] =
     "                          share of the rest in proportion to Pareto\n"
     "                          draws (shape %g, seeded), n / MEAN segments\n"
     "                          (MEAN and the default length: %d)\n"
+    "  --rows LIST             topk: the n keys as R rows of n / R (R must\n"
+    "                          divide n; default 1: one row of n)\n"
+    "  --k LIST                topk: keys chosen per row, 1 to the row's\n"
+    "                          length (default 100,2^20, each cut to the\n"
+    "                          row's length)\n"
     "  --graph LIST            bfs: rmat:SCALE[:EDGEFACTOR] (Graph500's\n"
     "                          Kronecker graph; edge factor 16 by default),\n"
     "                          grid:W[xH], path:N, star:N, or a file: Matrix\n"
@@ -174,6 +182,13 @@ static const char usage[] =
     "waits once for its split by length; CUB: DeviceSegmentedSort's stable\n"
     "sorts); GB/s counts the keys and values read and written once and the\n"
     "offsets read once.\n"
+    "topk takes each row's k largest keys, largest first (prism_topk,\n"
+    "descending, sorted); GB/s counts the keys read once and the chosen\n"
+    "keys (and indices) written once, so %%copy is about the time to read\n"
+    "the keys once over topk's. Beside it on NVIDIA devices (CUDA builds)\n"
+    "CUB's sort of every row, then its first k (cub), and the seeds'\n"
+    "thread-per-row register kernel for rows > 1 and k <= 64 (naive);\n"
+    "ref_topk's bounded heap on CPU devices (serial).\n"
     "gather and scatter take a random permutation of [0, n) as u32 indices,\n"
     "unchecked (queued); their reference is the copy row.\n"
     "bfs times each search alone (the call waits for its result) and reports\n"
@@ -544,6 +559,27 @@ static int segment_item(const char *option, const char *item,
   return 0;
 }
 
+/* topk: a k, or a row count (1000, 2^20). */
+static int k_item(const char *option, const char *item, bench_options *opt) {
+  size_t k;
+  if (!parse_size(item, &k))
+    return bad(option, "'%s' is not a count of keys (e.g. 100, 2^20)", item);
+  if (opt->k_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->ks[opt->k_count++] = k;
+  return 0;
+}
+
+static int rows_item(const char *option, const char *item, bench_options *opt) {
+  size_t rows;
+  if (!parse_size(item, &rows))
+    return bad(option, "'%s' is not a row count (e.g. 1, 16384, 2^14)", item);
+  if (opt->row_count == OPTIONS_MAX_ITEMS)
+    return too_many(option);
+  opt->rows[opt->row_count++] = rows;
+  return 0;
+}
+
 /* A graph to search: checked now (a file must be there and readable, so
  * that a typo fails before any device work), built when its rows run
  * (bfs.c). */
@@ -783,16 +819,26 @@ int options_parse(int argc, char **argv, bench_options *opt) {
     static const struct {
       const char *name;
       item_fn item;
-    } lists[] = {
-        {"--backend", backend_item}, {"--opencl-platform", platform_item},
-        {"--type", type_item},       {"--op", op_item},
-        {"--kind", kind_item},       {"--n", size_item},
-        {"--order", order_item},     {"--values", values_item},
-        {"--bins", bins_item},       {"--dist", dist_item},
-        {"--keep", keep_item},       {"--segment", segment_item},
-        {"--graph", graph_item},     {"--matrices", matrix_item},
-        {"--shapes", shape_item},    {"--element-size", element_size_item},
-        {"--radius", radius_item},   {"--border", border_item}};
+    } lists[] = {{"--backend", backend_item},
+                 {"--opencl-platform", platform_item},
+                 {"--type", type_item},
+                 {"--op", op_item},
+                 {"--kind", kind_item},
+                 {"--n", size_item},
+                 {"--order", order_item},
+                 {"--values", values_item},
+                 {"--bins", bins_item},
+                 {"--dist", dist_item},
+                 {"--keep", keep_item},
+                 {"--segment", segment_item},
+                 {"--k", k_item},
+                 {"--rows", rows_item},
+                 {"--graph", graph_item},
+                 {"--matrices", matrix_item},
+                 {"--shapes", shape_item},
+                 {"--element-size", element_size_item},
+                 {"--radius", radius_item},
+                 {"--border", border_item}};
     int known = 0;
     for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
       if (strcmp(name, lists[l].name) != 0)

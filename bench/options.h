@@ -56,6 +56,12 @@ typedef struct bench_options {
   int segment_count;
   size_t ns[OPTIONS_MAX_ITEMS]; /* none: each device's default sweep */
   int n_count;
+  /* topk: the keys chosen per row (none: prim_topk.c's defaults, each cut
+   * to a row), and the rows the n keys are laid out in (none: 1). */
+  size_t ks[OPTIONS_MAX_ITEMS];
+  int k_count;
+  size_t rows[OPTIONS_MAX_ITEMS];
+  int row_count;
 
   /* bfs: graphs as --graph names them (graph_spec.h reads them), searches per
    * graph, whether to ask for (and validate) the BFS tree, whether edge-list

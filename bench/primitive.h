@@ -151,6 +151,7 @@ extern const bench_primitive bench_spmv;      /* spmv.c: measure_all */
 extern const bench_primitive bench_transpose; /* dense_transpose.c: ditto */
 extern const bench_primitive bench_stencil;   /* dense_stencil.c: ditto */
 extern const bench_primitive bench_conv2d;    /* dense_stencil.c: ditto */
+extern const bench_primitive bench_topk;      /* prim_topk.c: ditto */
 
 /* The table, in the order `prism-bench` with no names runs it. */
 extern const bench_primitive *const bench_primitives[];

@@ -28,6 +28,7 @@ const bench_primitive *const bench_primitives[] = {
     &bench_stencil,
     &bench_conv2d,
     &bench_merge,
+    &bench_topk,
 };
 
 const int bench_primitive_count =

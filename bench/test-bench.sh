@@ -29,6 +29,13 @@
 #     every row verified, each prism row with its ratio to a reference
 #     (serial C on CPU devices, CUB on NVIDIA ones in CUDA builds). Exit
 #     77 when the backend does not implement it.
+#   test-bench.sh topk BENCH DIR HAVE_ZLIB
+#     topk keys only and with 4- and 8-byte column indices, u32 and f64,
+#     one row and a batch of 16, k from 1 to 100: every row verified (keys
+#     bit for bit, indices equal to ref_topk's), each prism row with its
+#     ratio to a reference; a row count that does not divide n is a skip
+#     saying so; --k 0 fails at option parsing (exit 2). Exit 77 when the
+#     backend does not implement it.
 # Exit 77 (skipped) when the machine has no device the bench can open.
 set -u
 step=$1 bench=$2 dir=$3 zlib=$4
@@ -220,11 +227,48 @@ segmented_sort_step() {
   return 0
 }
 
+# The topk rows of $1: 77 when the backend implements none, else $2 prism
+# rows on each device, each with a ratio, and every row ok.
+check_topk_rows() {
+  command -v python3 >/dev/null 2>&1 || return 0
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["rows"] if r["primitive"] == "topk" and
+        r["backend"] not in ("serial", "cub", "naive")]
+if rows and all(r["status"] == "skip" and "not implemented" in (r["note"] or "") for r in rows):
+    print("skipped: " + rows[0]["note"], file=sys.stderr)
+    sys.exit(77)
+want = int(sys.argv[2]) * len(d["meta"]["devices"])
+assert len(rows) == want, "%d prism topk rows, want %d" % (len(rows), want)
+bad = [r for r in d["rows"] if r["status"] != "ok"]
+assert not bad, "a row is not ok: %r" % bad[0]
+assert all(r["ratio"] for r in rows), "a topk row has no ratio"' "$1" "$2"
+}
+
+topk_step() {
+  run_bench topk --type u32,f64 --values 0,4,8 --rows 1,16 --k 1,7,100 \
+    --n 2^12 --reps 2 --json --output "$dir/topk.json"
+  # 2 types x 3 value sizes x 2 row counts x 3 ks.
+  check_topk_rows "$dir/topk.json" 36
+  rc=$?
+  [ $rc -eq 77 ] && exit 77
+  [ $rc -eq 0 ] || fail "$dir/topk.json is not the JSON expected"
+  run_bench topk --type u32 --rows 3 --k 1 --n 2^12 --reps 2 --csv \
+    --output "$dir/topk.csv"
+  grep -q ",topk,rows=3,.*,skip,.*do not make 3 rows" "$dir/topk.csv" ||
+    fail "no skip row for 3 rows in the CSV: $(cat "$dir/topk.csv")"
+  PRISM_BACKEND=bogus "$bench" topk --k 0 2>"$dir/stderr"
+  rc=$?
+  [ $rc -eq 2 ] || fail "--k 0 exited $rc, want 2"
+  return 0
+}
+
 case $step in
 json) json_step ;;
 graph) graph_step ;;
 spmv) spmv_step ;;
 dense) dense_step ;;
 segmented-sort) segmented_sort_step ;;
+topk) topk_step ;;
 *) fail "unknown step $step" ;;
 esac
